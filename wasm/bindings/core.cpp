@@ -1,0 +1,152 @@
+// Embind bindings of the attention core: scores, masks, softmax, blend, attention, gemm, dot.
+// Each validates its arguments and copies results out; none computes anything itself.
+// Not here: the model (model.cpp in this folder) or any JS-side convenience (web/js/api).
+#include <emscripten/bind.h>
+
+#include "args.hpp"
+#include "lookback/kernels.hpp"
+
+namespace lookback::bind {
+namespace {
+
+std::string dims(const char* a, int x, const char* b, int y, const char* c = nullptr, int z = 0) {
+  std::ostringstream s;
+  s << a << "*" << b << (c ? "*" : "") << (c ? c : "") << " (" << x << "*" << y;
+  if (c) s << "*" << z;
+  s << ")";
+  return s.str();
+}
+
+val scores_js(val q, val k, double T_, double S_, double H_, double D_, double scale_) {
+  return guarded([&] {
+    const char* fn = "scores";
+    const int T = int_arg(fn, "T", T_, 1), S = int_arg(fn, "S", S_, 1), H = int_arg(fn, "heads", H_, 1, 1024),
+              D = int_arg(fn, "d", D_, 1, 8192);
+    const float scale = num_arg(fn, "scale", scale_);
+    auto qv = floats(fn, "q", q, elements(fn, {T, H, D}), dims("T", T, "heads", H, "d", D));
+    auto kv = floats(fn, "k", k, elements(fn, {S, H, D}), dims("S", S, "heads", H, "d", D));
+    std::vector<float> out(elements(fn, {H, T, S}));
+    lookback::scores(qv.data(), kv.data(), out.data(), T, S, H, D, scale);
+    return to_js(out);
+  });
+}
+
+val causal_mask_js(double T_, double S_) {
+  return guarded([&] {
+    const int T = int_arg("causalMask", "T", T_, 1), S = int_arg("causalMask", "S", S_, T);
+    std::vector<std::uint8_t> m(elements("causalMask", {T, S}));
+    lookback::causal_mask(m.data(), T, S);
+    return to_js(m);
+  });
+}
+
+val padding_mask_js(double T_, double S_, double valid_) {
+  return guarded([&] {
+    const int T = int_arg("paddingMask", "T", T_, 1), S = int_arg("paddingMask", "S", S_, 1);
+    const int valid = int_arg("paddingMask", "valid", valid_, 0, S);
+    std::vector<std::uint8_t> m(elements("paddingMask", {T, S}));
+    lookback::padding_mask(m.data(), T, S, valid);
+    return to_js(m);
+  });
+}
+
+val softmax_js(val x, double R_, double C_, double temperature_, val mask) {
+  return guarded([&] {
+    const char* fn = "softmax";
+    const int R = int_arg(fn, "rows", R_, 1, 1 << 26), C = int_arg(fn, "cols", C_, 1, 1 << 26);
+    const float temperature = num_arg(fn, "temperature", temperature_, true);
+    const std::size_t n = elements(fn, {R, C});
+    auto v = floats(fn, "x", x, n, dims("rows", R, "cols", C), Values::finite_or_minus_inf);
+    auto m = mask_arg(fn, mask, n, dims("rows", R, "cols", C));
+    if (!m.empty()) lookback::apply_mask(v.data(), m.data(), R, C);
+    const int empty = lookback::softmax_rows(v.data(), R, C, temperature);
+    val r = val::object();
+    r.set("weights", to_js(v));
+    r.set("emptyRows", empty);
+    return r;
+  });
+}
+
+val blend_js(val w, val v, double T_, double S_, double H_, double D_) {
+  return guarded([&] {
+    const char* fn = "blend";
+    const int T = int_arg(fn, "T", T_, 1), S = int_arg(fn, "S", S_, 1), H = int_arg(fn, "heads", H_, 1, 1024),
+              D = int_arg(fn, "d", D_, 1, 8192);
+    auto wv = floats(fn, "weights", w, elements(fn, {H, T, S}), dims("heads", H, "T", T, "S", S));
+    auto vv = floats(fn, "v", v, elements(fn, {S, H, D}), dims("S", S, "heads", H, "d", D));
+    std::vector<float> out(elements(fn, {T, H, D}));
+    lookback::blend(wv.data(), vv.data(), out.data(), T, S, H, D);
+    return to_js(out);
+  });
+}
+
+val attention_js(val q, val k, val v, val opts) {
+  return guarded([&] {
+    const char* fn = "attention";
+    AttentionShape a;
+    a.T = int_arg(fn, "T", opts["T"].as<double>(), 1);
+    a.S = int_arg(fn, "S", opts["S"].as<double>(), 1);
+    a.H = int_arg(fn, "heads", opts["heads"].as<double>(), 1, 1024);
+    a.Hkv = int_arg(fn, "kvHeads", opts["kvHeads"].as<double>(), 1, a.H);
+    if (a.H % a.Hkv) fail(fn, ": kvHeads (", a.Hkv, ") must divide heads (", a.H, ")");
+    a.D = int_arg(fn, "d", opts["d"].as<double>(), 1, 8192);
+    a.scale = num_arg(fn, "scale", opts["scale"].as<double>());
+    a.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>(), true);
+    a.causal = opts["causal"].as<bool>();
+    if (a.causal && a.S < a.T) fail(fn, ": causal attention needs S >= T (got S=", a.S, ", T=", a.T, ")");
+    auto qv = floats(fn, "q", q, elements(fn, {a.T, a.H, a.D}), dims("T", a.T, "heads", a.H, "d", a.D));
+    auto kv = floats(fn, "k", k, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+    auto vv = floats(fn, "v", v, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+    auto m = mask_arg(fn, opts["mask"], elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
+    const bool want = opts["weights"].as<bool>();
+    std::vector<float> out(elements(fn, {a.T, a.H, a.D})), w(want ? elements(fn, {a.H, a.T, a.S}) : 0);
+    const int empty = lookback::attention(qv.data(), kv.data(), vv.data(), out.data(), want ? w.data() : nullptr, a,
+                                          m.empty() ? nullptr : m.data());
+    val r = val::object();
+    r.set("output", to_js(out));
+    r.set("weights", want ? to_js(w) : val::null());
+    r.set("emptyRows", empty);
+    return r;
+  });
+}
+
+val gemm_js(val a, val b, double M_, double N_, double K_, bool transB) {
+  return guarded([&] {
+    const char* fn = "gemm";
+    const int M = int_arg(fn, "M", M_, 1), N = int_arg(fn, "N", N_, 1), K = int_arg(fn, "K", K_, 1);
+    auto av = floats(fn, "a", a, elements(fn, {M, K}), dims("M", M, "K", K));
+    auto bv = transB ? floats(fn, "b", b, elements(fn, {N, K}), dims("N", N, "K", K))
+                     : floats(fn, "b", b, elements(fn, {K, N}), dims("K", K, "N", N));
+    std::vector<float> c(elements(fn, {M, N}));
+    (transB ? lookback::gemm_nt : lookback::gemm_nn)(M, N, K, av.data(), K, bv.data(), transB ? K : N, c.data(), N,
+                                                    false);
+    return to_js(c);
+  });
+}
+
+val dot_js(val a, val b) {
+  return guarded([&] {
+    if (!a.instanceof(val::global("Float32Array"))) fail("dot: a must be a Float32Array");
+    const std::size_t n = a["length"].as<std::size_t>();
+    if (n > kMaxElements) fail("dot: a is longer than ", kMaxElements, " floats");
+    auto av = floats("dot", "a", a, n, "a.length");
+    auto bv = floats("dot", "b", b, n, "a.length");
+    return val(lookback::dot(av.data(), bv.data(), int(n)));
+  });
+}
+
+}  // namespace
+}  // namespace lookback::bind
+
+EMSCRIPTEN_BINDINGS(lookback_core) {
+  using namespace lookback::bind;
+  emscripten::function("simdWidth", +[] { return int(lookback::simd_width()); });
+  emscripten::function("scores", &scores_js);
+  emscripten::function("causalMask", &causal_mask_js);
+  emscripten::function("paddingMask", &padding_mask_js);
+  emscripten::function("softmax", &softmax_js);
+  emscripten::function("blend", &blend_js);
+  emscripten::function("attention", &attention_js);
+  emscripten::function("gemm", &gemm_js);
+  emscripten::function("dot", &dot_js);
+}

@@ -1,0 +1,69 @@
+// lookback kernels: the numeric building blocks of attention, on raw pointers, sizes and strides.
+// Each vectorised kernel (xsimd) has a plain scalar twin named `*_ref` that the tests compare against.
+// Not here: argument validation for callers from JS (the bindings do it), allocation policy, models.
+// Letters: T queries, S keys, H heads, D head width, C channels (d_model), M/N/K matrix sizes.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace lookback {
+
+// Width of one SIMD vector of floats in this build (4 in WebAssembly, 8 or 16 natively).
+std::size_t simd_width();
+
+// C[M,N] (+)= A[M,K] · B[K,N]; row-major with leading dimensions lda, ldb, ldc.
+void gemm_nn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+             bool accumulate);
+void gemm_nn_ref(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                 bool accumulate);
+// C[M,N] (+)= A[M,K] · B[N,K]ᵀ.
+void gemm_nt(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+             bool accumulate);
+void gemm_nt_ref(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                 bool accumulate);
+
+// Σ a[i]·b[i] over n elements.
+float dot(const float* a, const float* b, int n);
+float dot_ref(const float* a, const float* b, int n);
+
+// Scores of every head: out[H,T,S] = scale · q[t,h,:]·k[s,h,:], q: [T,H,D], k: [S,H,D].
+void scores(const float* q, const float* k, float* out, int T, int S, int H, int D, float scale);
+void scores_ref(const float* q, const float* k, float* out, int T, int S, int H, int D, float scale);
+
+// Masks, as bytes [T,S]: 1 = the query may look at the key, 0 = hidden.
+// Causal: query t sits at absolute position t + (S - T) and sees keys s <= that position.
+void causal_mask(std::uint8_t* mask, int T, int S);
+// Padding: keys s >= valid are hidden from every query.
+void padding_mask(std::uint8_t* mask, int T, int S, int valid);
+// x[R,C]: entries whose mask byte is 0 become -inf.
+void apply_mask(float* x, const std::uint8_t* mask, int R, int C);
+
+// Row softmax of x[R,C] in place: exp((x - rowmax) / temperature) normalised. -inf gives exactly 0;
+// a row with no finite entry (fully masked) becomes all zeros. Returns the number of such rows.
+// temperature must be > 0.
+int softmax_rows(float* x, int R, int C, float temperature);
+int softmax_rows_ref(float* x, int R, int C, float temperature);
+
+// Weighted blend of values: out[T,H,D] = Σ_s w[h,t,s] · v[s,h,:], w: [H,T,S], v: [S,H,D].
+void blend(const float* w, const float* v, float* out, int T, int S, int H, int D);
+void blend_ref(const float* w, const float* v, float* out, int T, int S, int H, int D);
+
+// Multi-head attention on already-projected q, k, v (token-major, with row strides in floats).
+struct AttentionShape {
+  int T = 1, S = 1;      // queries, keys
+  int H = 1, Hkv = 1;    // query heads; key/value heads (H % Hkv == 0; query head h reads h / (H / Hkv))
+  int D = 1;             // head width
+  int ldq = 0, ldk = 0, ldv = 0, ldo = 0;  // floats between consecutive tokens; 0 = dense (H*D or Hkv*D)
+  float scale = 1.0f;    // usually 1/sqrt(D)
+  float temperature = 1.0f;
+  bool causal = false;   // causal with offset S - T (the queries are the last T positions)
+};
+// q: [T,H,D], k and v: [S,Hkv,D], out: [T,H,D]; weights (optional, may be null): [H,T,S].
+// mask (optional): [T,S] bytes, 1 = visible, combined with causal. Causal work skips the hidden half.
+// Returns the number of (head, query) rows that had no visible key (their output is zero).
+int attention(const float* q, const float* k, const float* v, float* out, float* weights,
+              const AttentionShape& shape, const std::uint8_t* mask = nullptr);
+int attention_ref(const float* q, const float* k, const float* v, float* out, float* weights,
+                  const AttentionShape& shape, const std::uint8_t* mask = nullptr);
+
+}  // namespace lookback
