@@ -1,0 +1,45 @@
+// lookback model kernels: the per-token building blocks of a transformer layer (RMSNorm, rotary positions,
+// SwiGLU/SiLU, GELU, and the weight-times-activation product of a linear layer), on raw pointers and sizes.
+// Each vectorised kernel (xsimd) has a plain scalar twin named `*_ref` (float64 accumulation) that the tests
+// compare against. Not here: attention (kernels.hpp), weights, configs or any allocation policy (the model).
+// Letters: T tokens (rows), H heads, D head width, C channels, N/K output/input widths.
+#pragma once
+#include <cstddef>
+
+#include "lookback/model_config.hpp"
+
+namespace lookback {
+
+// y[R,n] = x · w / sqrt(mean(x²) + eps), row by row. Row strides ldx, ldy in floats (0 = n). y may be x.
+void rmsnorm(const float* x, const float* w, float* y, int R, int n, float eps, int ldx = 0, int ldy = 0);
+void rmsnorm_ref(const float* x, const float* w, float* y, int R, int n, float eps, int ldx = 0, int ldy = 0);
+
+// Rotary positions. A row of the table holds, for one position p, the factors of every element of a head:
+//   table[t] = [ C[0..D) | S[0..D) ],  x'[i] = x[i]·C[i] + x[partner(i)]·S[i]
+// where the angle of pair j is p · theta^(-2j/D), partner(i) = i^1 for RopeLayout::adjacent (pairs
+// (2j, 2j+1), as llama2.c) or i ± D/2 for RopeLayout::half (pairs (j, j+D/2)); S carries the sign.
+// table: [T, 2, D] for positions[0..T). D must be even. Angles are computed in float64.
+void rope_table(float* table, const int* positions, int T, int D, float theta, RopeLayout layout);
+// Rotates every head of x[T, H, D] (row stride ld, 0 = H*D) in place by the rows of the table.
+void rope(float* x, int T, int H, int D, int ld, const float* table, RopeLayout layout);
+// The twin computes its angles itself from positions (float64), without a table.
+void rope_ref(float* x, int T, int H, int D, int ld, const int* positions, float theta, RopeLayout layout);
+
+// silu(a) = a / (1 + exp(-a)); swiglu: g[i] = silu(a[i]) · b[i]. g may alias a or b.
+void swiglu(const float* a, const float* b, float* g, int n);
+void swiglu_ref(const float* a, const float* b, float* g, int n);
+void silu(const float* x, float* y, int n);
+void silu_ref(const float* x, float* y, int n);
+
+// Exact GELU: y = x · (1 + erf(x / sqrt 2)) / 2. y may alias x.
+void gelu(const float* x, float* y, int n);
+void gelu_ref(const float* x, float* y, int n);
+
+// A linear layer with weights stored [out, in]: y[T,N] (+)= x[T,K] · W[N,K]ᵀ (row strides ldx, ldy;
+// 0 = dense). Few rows (decoding) use row dot products over W without packing; many rows use gemm_nt.
+void linear(const float* x, int T, int K, const float* W, int N, float* y, bool accumulate, int ldx = 0,
+            int ldy = 0);
+void linear_ref(const float* x, int T, int K, const float* W, int N, float* y, bool accumulate, int ldx = 0,
+                int ldy = 0);
+
+}  // namespace lookback
