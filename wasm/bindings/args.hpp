@@ -31,27 +31,37 @@ template <class... P>
 constexpr double kMaxDim = 1 << 16;
 constexpr std::size_t kMaxElements = std::size_t(1) << 26;
 
+// A number as JS would print it (NaN, Infinity), for messages.
+inline std::string js_number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
 // An integer argument in [lo, hi].
 inline int int_arg(const char* fn, const char* name, double x, double lo, double hi = kMaxDim) {
   if (!std::isfinite(x) || x != std::floor(x) || x < lo || x > hi)
-    fail(fn, ": ", name, " must be an integer in [", lo, ", ", hi, "] (got ", x, ")");
+    fail(fn, ": ", name, " must be an integer in [", lo, ", ", hi, "] (got ", js_number(x), ")");
   return int(x);
 }
 
 // A finite number argument, optionally strictly positive.
 inline float num_arg(const char* fn, const char* name, double x, bool positive = false) {
   if (!std::isfinite(x) || (positive && !(x > 0)))
-    fail(fn, ": ", name, " must be a finite", positive ? " positive" : "", " number (got ", x, ")");
+    fail(fn, ": ", name, " must be a finite", positive ? " positive" : "", " number (got ", js_number(x), ")");
   return float(x);
 }
 
+// The product of dims, refused past kMaxElements (counted in 64 bits: size_t is 32 bits in WebAssembly).
 inline std::size_t elements(const char* fn, std::initializer_list<int> dims) {
-  std::size_t n = 1;
+  std::uint64_t n = 1;
   for (int d : dims) {
-    n *= std::size_t(d);
+    n *= std::uint64_t(d);
     if (n > kMaxElements) fail(fn, ": the shape asks for more than ", kMaxElements, " elements");
   }
-  return n;
+  return std::size_t(n);
 }
 
 enum class Values { finite, finite_or_minus_inf, any };
@@ -69,7 +79,7 @@ inline std::vector<float> floats(const char* fn, const char* name, const val& ar
   for (std::size_t i = 0; i < n; ++i) {
     const float x = v[i];
     if (std::isfinite(x) || (rule == Values::finite_or_minus_inf && x == -INFINITY)) continue;
-    fail(fn, ": ", name, "[", i, "] is ", x, "; expected ",
+    fail(fn, ": ", name, "[", i, "] is ", std::isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity", "; expected ",
          rule == Values::finite ? "finite values" : "finite values or -Infinity");
   }
   return v;

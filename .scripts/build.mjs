@@ -1,0 +1,47 @@
+// Builds lookback: the native tree (tests, tools) and the WebAssembly module, then copies the npm front-end
+// dependencies (KaTeX) into web/vendor and the bundled models (shared/models) into web/models, so the served
+// folder web/ is self-contained. `--web` skips the native tree.
+// Not an installer (.scripts/setup.sh is) and not a test runner (.scripts/test.mjs is).
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const webOnly = process.argv.includes('--web');
+const jobs = process.env.LOOKBACK_JOBS || '2';
+const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // emcc -O1+ needs acorn from Debian's node path
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
+  if (r.status !== 0) {
+    console.error(`build: ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+}
+
+// The models the chapter bundles (shared/models/<name>/) travel inside the served folder.
+function copyModels() {
+  const dest = `${root}web/models`;
+  rmSync(dest, { recursive: true, force: true });
+  if (existsSync(`${root}shared/models`)) cpSync(`${root}shared/models`, dest, { recursive: true });
+}
+
+function copyVendor() {
+  const katex = `${root}node_modules/katex/dist`;
+  const dest = `${root}web/vendor/katex`;
+  rmSync(dest, { recursive: true, force: true });
+  mkdirSync(`${dest}/fonts`, { recursive: true });
+  cpSync(`${katex}/katex.mjs`, `${dest}/katex.mjs`);
+  cpSync(`${katex}/katex.min.css`, `${dest}/katex.min.css`);
+  cpSync(`${katex}/fonts`, `${dest}/fonts`, { recursive: true, filter: (p) => !/\.(ttf|woff)$/.test(p) });
+}
+
+if (!webOnly) {
+  run('cmake', ['-S', '.', '-B', '.build/native', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
+  run('cmake', ['--build', '.build/native', '-j', jobs]);
+}
+run('emcmake', ['cmake', '-S', '.', '-B', '.build/wasm', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
+run('cmake', ['--build', '.build/wasm', '-j', jobs, ...(webOnly ? ['--target', 'lookback_module'] : [])]);
+copyVendor();
+copyModels();
+console.log(`build: done (${webOnly ? 'web module' : 'native + wasm'}; served folder: web/)`);

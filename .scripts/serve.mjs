@@ -1,0 +1,74 @@
+// A dependency-free static server for the chapter (web/) on 127.0.0.1, sending a strict Content-Security-Policy
+// (no 'unsafe-eval'). Used by `npm start` and by the browser tests. Not needed to read the chapter: web/ is a
+// static folder any server can host.
+import { createServer } from 'node:http';
+import { createReadStream, statSync } from 'node:fs';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
+  '.safetensors': 'application/octet-stream', '.bin': 'application/octet-stream', '.cpp': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8', '.csv': 'text/csv; charset=utf-8',
+};
+
+const WEB = fileURLToPath(new URL('../web', import.meta.url));
+
+function resolvePath(urlPath) {
+  let clean;
+  try {
+    clean = decodeURIComponent(urlPath.split('?')[0]);
+  } catch {
+    return null;
+  }
+  const file = normalize(join(WEB, clean));
+  return file === WEB || file.startsWith(WEB + sep) ? file : null;  // no escaping the folder
+}
+
+export function startServer({ port = 0, host = '127.0.0.1', csp = CSP } = {}) {
+  const server = createServer((req, res) => {
+    let file = resolvePath(req.url || '/');
+    try {
+      if (file && statSync(file).isDirectory()) file = join(file, 'index.html');
+      if (!file || !statSync(file).isFile()) throw new Error('not found');
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache' };
+    if (csp) headers['content-security-policy'] = csp;
+    res.writeHead(200, headers);
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve({ server, url: `http://${host}:${server.address().port}/` }));
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const wanted = Number(process.env.PORT || 8080);
+  let started;
+  try {
+    started = await startServer({ port: wanted });
+  } catch (e) {
+    if (e.code !== 'EADDRINUSE') throw e;
+    started = await startServer({ port: 0 });
+    console.log(`port ${wanted} is busy; using another`);
+  }
+  console.log(`lookback chapter: ${started.url}  (Ctrl-C to stop)`);
+}
