@@ -1,0 +1,19 @@
+// Compiled (not run) by types.test.mjs: typical calls must type-check against web/js/api/index.d.ts,
+// and the marked misuse must not.
+import { loadLookback } from '../../web/js/api/index.js';
+
+async function main(): Promise<number> {
+  const lb = await loadLookback();
+  const q = new Float32Array(8);
+  const s: Float32Array = lb.scores(q, q, { T: 2, d: 4, scale: true });
+  const w = lb.softmax(s, { rows: 2, mask: lb.causalMask(2) });
+  const a = lb.attention(q, q, q, { T: 2, d: 4, causal: true, weights: false });
+  const out: Float32Array = a.output;
+  const b: Float32Array = lb.blend(w.weights, q, { T: 2, d: 4 });
+  const c: Float32Array = lb.gemm([1, 2], [3, 4], { M: 1, N: 1, K: 2 });
+  // @ts-expect-error: d is required
+  lb.attention(q, q, q, { T: 2 });
+  return out.length + b.length + c.length + w.emptyRows + lb.dot(q, q) + lb.simdWidth() + lb.heapBytes()
+    + lb.paddingMask(1, 2, 1).length;
+}
+main();

@@ -1,0 +1,45 @@
+// Checks the shipped TypeScript declarations against the real API: a usage file type-checks, and the members
+// declared on `Lookback` (and the module's exports) are exactly those the loaded module has.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import * as apiModule from 'lookback';
+
+const dts = fileURLToPath(new URL('../../web/js/api/index.d.ts', import.meta.url));
+const usage = fileURLToPath(new URL('./types-usage.ts', import.meta.url));
+
+function program() {
+  return ts.createProgram([usage, dts], {
+    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext, allowJs: false, skipLibCheck: false, types: [],
+  });
+}
+
+test('the usage file type-checks against index.d.ts', () => {
+  const p = program();
+  const diags = ts.getPreEmitDiagnostics(p).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  assert.deepEqual(diags, []);
+});
+
+test('declared members and exports equal the real ones', async () => {
+  const p = program();
+  const checker = p.getTypeChecker();
+  const file = p.getSourceFile(dts);
+  const moduleSymbol = checker.getSymbolAtLocation(file);
+  const exported = checker.getExportsOfModule(moduleSymbol);
+  const values = exported.filter((s) => s.flags & ts.SymbolFlags.Value).map((s) => s.name).sort();
+  assert.deepEqual(values, Object.keys(apiModule).sort(), 'module value exports');
+  for (const [iface, object] of await realObjects()) {
+    const sym = exported.find((s) => s.name === iface);
+    assert.ok(sym, `${iface} is declared`);
+    const declared = checker.getDeclaredTypeOfSymbol(sym).getProperties().map((s) => s.name).sort();
+    assert.deepEqual(declared, Object.keys(object).sort(), `${iface} members`);
+  }
+});
+
+// Interface name -> a real object of that interface. Extended when the API grows (e.g. the model).
+async function realObjects() {
+  const lb = await apiModule.loadLookback();
+  return [['Lookback', lb]];
+}
