@@ -1,0 +1,217 @@
+// Forward/backward ops of the trainer. The matrix work goes through the core's GEMMs; the element-wise
+// loops are plain C++ that the compiler vectorises (they are a small share of the time).
+#include "train/ops.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "lookback/kernels.hpp"
+
+namespace lookback::train {
+
+void gemm_tn_ref(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                 bool accumulate) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double s = 0;
+      for (int k = 0; k < K; ++k) s += double(A[std::size_t(k) * lda + i]) * B[std::size_t(k) * ldb + j];
+      float& c = C[std::size_t(i) * ldc + j];
+      c = accumulate ? float(c + s) : float(s);
+    }
+}
+
+void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+             bool accumulate) {
+  if (M <= 0 || N <= 0) return;
+  thread_local std::vector<float> at;
+  if (at.size() < std::size_t(M) * K) at.resize(std::size_t(M) * K);
+  float* t = at.data();
+  constexpr int BL = 32;  // blocked transpose: A[K,M] -> t[M,K]
+  for (int k0 = 0; k0 < K; k0 += BL)
+    for (int i0 = 0; i0 < M; i0 += BL) {
+      const int k1 = std::min(K, k0 + BL), i1 = std::min(M, i0 + BL);
+      for (int k = k0; k < k1; ++k) {
+        const float* a = A + std::size_t(k) * lda;
+        for (int i = i0; i < i1; ++i) t[std::size_t(i) * K + k] = a[i];
+      }
+    }
+  gemm_nn(M, N, K, t, K, B, ldb, C, ldc, accumulate);
+}
+
+void rmsnorm_fwd(const float* x, const float* w, float* y, float* rinv, int R, int n, float eps) {
+  for (int r = 0; r < R; ++r) {
+    const float* xr = x + std::size_t(r) * n;
+    float* yr = y + std::size_t(r) * n;
+    float ss = 0;
+    for (int i = 0; i < n; ++i) ss += xr[i] * xr[i];
+    const float ri = 1.0f / std::sqrt(ss / float(n) + eps);
+    rinv[r] = ri;
+    for (int i = 0; i < n; ++i) yr[i] = xr[i] * ri * w[i];
+  }
+}
+
+void rmsnorm_bwd(const float* x, const float* w, const float* rinv, const float* dy, float* dx, float* dw,
+                 int R, int n, bool accumulate) {
+  for (int r = 0; r < R; ++r) {
+    const float* xr = x + std::size_t(r) * n;
+    const float* dyr = dy + std::size_t(r) * n;
+    float* dxr = dx + std::size_t(r) * n;
+    const float ri = rinv[r];
+    float m = 0;
+    for (int i = 0; i < n; ++i) {
+      const float xh = xr[i] * ri;
+      dw[i] += dyr[i] * xh;
+      m += dyr[i] * w[i] * xh;
+    }
+    m /= float(n);
+    if (accumulate)
+      for (int i = 0; i < n; ++i) dxr[i] += ri * (dyr[i] * w[i] - xr[i] * ri * m);
+    else
+      for (int i = 0; i < n; ++i) dxr[i] = ri * (dyr[i] * w[i] - xr[i] * ri * m);
+  }
+}
+
+void Rope::init(float* table, int T_, int D_, float theta, int pos0) {
+  T = T_, D = D_, cs = table;
+  for (int t = 0; t < T; ++t)
+    for (int i = 0; i < D / 2; ++i) {
+      const double f = std::pow(double(theta), -2.0 * i / D);
+      const double a = double(t + pos0) * f;
+      cs[(std::size_t(t) * (D / 2) + i) * 2] = float(std::cos(a));
+      cs[(std::size_t(t) * (D / 2) + i) * 2 + 1] = float(std::sin(a));
+    }
+}
+
+void Rope::fwd(float* x, int H, int ld) const {
+  for (int t = 0; t < T; ++t) {
+    const float* c = cs + std::size_t(t) * D;
+    for (int h = 0; h < H; ++h) {
+      float* p = x + std::size_t(t) * ld + h * D;
+      for (int i = 0; i < D / 2; ++i) {
+        const float co = c[2 * i], si = c[2 * i + 1], a = p[2 * i], b = p[2 * i + 1];
+        p[2 * i] = a * co - b * si;
+        p[2 * i + 1] = a * si + b * co;
+      }
+    }
+  }
+}
+
+void Rope::bwd(float* x, int H, int ld) const {
+  for (int t = 0; t < T; ++t) {
+    const float* c = cs + std::size_t(t) * D;
+    for (int h = 0; h < H; ++h) {
+      float* p = x + std::size_t(t) * ld + h * D;
+      for (int i = 0; i < D / 2; ++i) {
+        const float co = c[2 * i], si = c[2 * i + 1], a = p[2 * i], b = p[2 * i + 1];
+        p[2 * i] = a * co + b * si;
+        p[2 * i + 1] = -a * si + b * co;
+      }
+    }
+  }
+}
+
+namespace {
+constexpr int BS = 64;  // query rows per block; a block sees keys [0, i0 + rows)
+}
+
+void attention_fwd(const float* q, const float* k, const float* v, float* p, float* o, int T, int H, int D,
+                   int ld) {
+  const float temperature = std::sqrt(float(D));  // softmax(q·k / sqrt(D))
+  for (int h = 0; h < H; ++h) {
+    float* ph = p + std::size_t(h) * T * T;
+    for (int i0 = 0; i0 < T; i0 += BS) {
+      const int rows = std::min(BS, T - i0), keys = i0 + rows;
+      float* pb = ph + std::size_t(i0) * T;
+      gemm_nt(rows, keys, D, q + std::size_t(i0) * ld + h * D, ld, k + h * D, ld, pb, T, false);
+      for (int r = 0; r < rows; ++r) {
+        float* row = pb + std::size_t(r) * T;
+        const int n = i0 + r + 1;
+        softmax_rows(row, 1, n, temperature);
+        std::fill(row + n, row + T, 0.0f);
+      }
+      gemm_nn(rows, D, keys, pb, T, v + h * D, ld, o + std::size_t(i0) * ld + h * D, ld, false);
+    }
+  }
+}
+
+void attention_bwd(const float* q, const float* k, const float* v, const float* p, const float* dout,
+                   float* dq, float* dk, float* dv, float* ds, int T, int H, int D, int ld) {
+  const float scale = 1.0f / std::sqrt(float(D));
+  for (int h = 0; h < H; ++h) {
+    const float* ph = p + std::size_t(h) * T * T;
+    // dS = P ⊙ (dO·Vᵀ - rowsum(P ⊙ dO·Vᵀ)) · scale, block by block; dQ = dS·K
+    for (int i0 = 0; i0 < T; i0 += BS) {
+      const int rows = std::min(BS, T - i0), keys = i0 + rows;
+      float* db = ds + std::size_t(i0) * T;
+      gemm_nt(rows, keys, D, dout + std::size_t(i0) * ld + h * D, ld, v + h * D, ld, db, T, false);
+      for (int r = 0; r < rows; ++r) {
+        float* d = db + std::size_t(r) * T;
+        const float* pr = ph + std::size_t(i0 + r) * T;
+        const int n = i0 + r + 1;
+        float s = 0;
+        for (int j = 0; j < n; ++j) s += pr[j] * d[j];
+        for (int j = 0; j < n; ++j) d[j] = pr[j] * (d[j] - s) * scale;
+        std::fill(d + n, d + keys, 0.0f);
+      }
+      gemm_nn(rows, D, keys, db, T, k + h * D, ld, dq + std::size_t(i0) * ld + h * D, ld, false);
+    }
+    // dK = dSᵀ·Q and dV = Pᵀ·dO: key block j0 gets contributions from queries i >= j0 only
+    for (int j0 = 0; j0 < T; j0 += BS) {
+      const int cols = std::min(BS, T - j0), n = T - j0;
+      gemm_tn(cols, D, n, ds + std::size_t(j0) * T + j0, T, q + std::size_t(j0) * ld + h * D, ld,
+              dk + std::size_t(j0) * ld + h * D, ld, false);
+      gemm_tn(cols, D, n, ph + std::size_t(j0) * T + j0, T, dout + std::size_t(j0) * ld + h * D, ld,
+              dv + std::size_t(j0) * ld + h * D, ld, false);
+    }
+  }
+}
+
+void swiglu_fwd(const float* a, const float* b, float* g, int n) {
+  for (int i = 0; i < n; ++i) {
+    const float s = 1.0f / (1.0f + std::exp(-a[i]));
+    g[i] = a[i] * s * b[i];
+  }
+}
+
+void swiglu_bwd(const float* a, const float* b, const float* dg, float* da, float* db, int n) {
+  for (int i = 0; i < n; ++i) {
+    const float s = 1.0f / (1.0f + std::exp(-a[i]));
+    const float silu = a[i] * s;
+    db[i] = dg[i] * silu;
+    da[i] = dg[i] * b[i] * (s + a[i] * s * (1.0f - s));
+  }
+}
+
+void gelu_fwd(const float* x, float* y, int n) {
+  for (int i = 0; i < n; ++i) y[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * 0.70710678118654752f));
+}
+
+void gelu_bwd(const float* x, const float* dy, float* dx, int n) {
+  for (int i = 0; i < n; ++i) {
+    const float cdf = 0.5f * (1.0f + std::erf(x[i] * 0.70710678118654752f));
+    const float pdf = 0.39894228040143268f * std::exp(-0.5f * x[i] * x[i]);
+    dx[i] = dy[i] * (cdf + x[i] * pdf);
+  }
+}
+
+double cross_entropy(float* logits, const std::uint16_t* targets, int R, int V, float scale) {
+  double total = 0;
+  for (int r = 0; r < R; ++r) {
+    float* row = logits + std::size_t(r) * V;
+    const int t = targets[r];
+    int am = 0;
+    for (int j = 1; j < V; ++j)
+      if (row[j] > row[am]) am = j;
+    const float mx = row[am], xt = row[t];
+    softmax_rows(row, 1, V, 1.0f);  // vectorised exp; row now holds probabilities
+    // loss = log Σ exp(x - mx) - (x_t - mx), and Σ exp(x - mx) = 1 / p(argmax) (no underflow: p >= 1/V).
+    total += -std::log(double(row[am])) - (double(xt) - double(mx));
+    for (int j = 0; j < V; ++j) row[j] *= scale;
+    row[t] -= scale;
+  }
+  return total;
+}
+
+}  // namespace lookback::train

@@ -1,0 +1,382 @@
+// The training loop; see trainer.hpp.
+#include "train/trainer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+#include "train/export.hpp"
+
+namespace lookback::train {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string fmt_time(double s) {
+  char buf[32];
+  const long t = long(s + 0.5);
+  std::snprintf(buf, sizeof buf, "%ldh%02ldm%02lds", t / 3600, (t / 60) % 60, t % 60);
+  return buf;
+}
+
+volatile std::sig_atomic_t g_stop = 0, g_export = 0;
+void on_stop(int) { g_stop = 1; }
+void on_export(int) { g_export = 1; }
+
+}  // namespace
+
+void write_atomic(const std::string& path, const std::string& bytes) {
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + tmp);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    out.flush();
+    if (!out) throw std::runtime_error("write failed: " + tmp);
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+std::vector<std::uint16_t> read_tokens(const std::string& path) {
+  const std::string b = slurp(path);
+  if (b.size() % 2) throw std::runtime_error(path + ": odd size, expected uint16 ids");
+  std::vector<std::uint16_t> out(b.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = std::uint16_t(std::uint8_t(b[2 * i]) | (std::uint16_t(std::uint8_t(b[2 * i + 1])) << 8));
+  return out;
+}
+
+Sampler::Sampler(const std::vector<std::uint16_t>* data, int T, std::uint64_t seed, int bos_id)
+    : data_(data), T_(T), seed_(seed) {
+  if (!data || data->size() < std::size_t(T) + 1) return;
+  for (std::size_t i = 0; i < data->size(); ++i)
+    if ((*data)[i] == bos_id) starts_.push_back(std::uint32_t(i));
+  if (starts_.empty()) starts_.push_back(0);
+  shuffle();
+}
+
+void Sampler::shuffle() {
+  order_.resize(starts_.size());
+  for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = std::uint32_t(i);
+  std::uint64_t s = mix(seed_ ^ mix(epoch + 0x5EED));
+  for (std::size_t i = order_.size(); i > 1; --i) {
+    s = mix(s);
+    std::swap(order_[i - 1], order_[s % i]);
+  }
+}
+
+void Sampler::seek(std::uint64_t epoch_, std::uint64_t cursor_) {
+  epoch = epoch_, cursor = cursor_;
+  shuffle();
+}
+
+void Sampler::next_row(std::uint16_t* row) {
+  if (cursor >= order_.size()) {
+    ++epoch, cursor = 0;
+    shuffle();
+  }
+  const std::size_t n = data_->size();
+  std::size_t p = starts_[order_[cursor++]];
+  for (int i = 0; i <= T_; ++i) row[i] = (*data_)[(p + i) % n];
+}
+
+std::vector<std::uint16_t> fixed_rows(const std::vector<std::uint16_t>& data, int T, int rows, int bos_id) {
+  std::vector<std::uint16_t> out;
+  if (data.size() < std::size_t(T) + 1) return out;
+  for (std::size_t i = 0; i + T + 1 <= data.size() && int(out.size()) < rows * (T + 1); ++i) {
+    if (data[i] != bos_id) continue;
+    out.insert(out.end(), data.begin() + i, data.begin() + i + T + 1);
+    i += T / 2;  // rows overlap at most by half
+  }
+  return out;
+}
+
+Trainer::Trainer(std::unique_ptr<TrainModel> model, TrainOptions opt, const std::vector<std::uint16_t>* train,
+                 const std::vector<std::uint16_t>* val)
+    : model_(std::move(model)), opt_(std::move(opt)), val_(val), sampler_(train, model_->seq_len(), opt_.seed, 0) {
+  if (sampler_.stories() == 0) throw std::runtime_error("training data is shorter than one row");
+  const std::size_t n = model_->n_params();
+  st_.w.assign(n, 0.0f), st_.m.assign(n, 0.0f), st_.v.assign(n, 0.0f);
+  grad_.assign(n, 0.0f);
+  batch_.resize(std::size_t(opt_.batch) * (model_->seq_len() + 1));
+  if (val_) val_rows_ = fixed_rows(*val_, model_->seq_len(), opt_.val_rows, 0);
+  for (std::uint16_t id : *train)
+    if (id >= model_->vocab()) throw std::runtime_error("training data holds id " + std::to_string(id) +
+                                                        " >= vocab " + std::to_string(model_->vocab()));
+  if (opt_.export_dir.empty() && !opt_.out_dir.empty()) opt_.export_dir = opt_.out_dir + "/export";
+  st_.total_steps = opt_.steps;
+  log = [this](const std::string& line) {
+    if (!opt_.quiet) std::cout << line << std::endl;
+    if (!opt_.out_dir.empty()) {
+      std::ofstream f(opt_.out_dir + "/train.log", std::ios::app);
+      f << line << "\n";
+    }
+  };
+}
+
+void Trainer::init() {
+  model_->init(st_.w.data(), opt_.seed);
+  std::fill(st_.m.begin(), st_.m.end(), 0.0f);
+  std::fill(st_.v.begin(), st_.v.end(), 0.0f);
+  st_.step = 0, st_.epoch = 0, st_.cursor = 0, st_.tokens = 0, st_.elapsed = 0;
+  st_.total_steps = opt_.steps;
+  sampler_.seek(0, 0);
+}
+
+float Trainer::lr_at(long step) const {
+  const long total = std::max<long>(st_.total_steps, 1);
+  if (step < opt_.warmup) return opt_.lr * float(step + 1) / float(opt_.warmup);
+  const double p = std::min(1.0, double(step - opt_.warmup) / double(std::max<long>(1, total - opt_.warmup)));
+  const double lo = opt_.lr * opt_.min_lr_frac;
+  return float(lo + (opt_.lr - lo) * 0.5 * (1.0 + std::cos(3.141592653589793 * p)));
+}
+
+double Trainer::step() {
+  const int T = model_->seq_len();
+  for (int r = 0; r < opt_.batch; ++r) sampler_.next_row(batch_.data() + std::size_t(r) * (T + 1));
+  const double loss = model_->loss_grad(st_.w.data(), batch_.data(), opt_.batch, grad_.data(), opt_.threads);
+  // global-norm clipping
+  double ss = 0;
+  for (float g : grad_) ss += double(g) * g;
+  const double norm = std::sqrt(ss);
+  last_grad_norm = norm;
+  const float clip = (opt_.clip > 0 && norm > opt_.clip) ? float(opt_.clip / norm) : 1.0f;
+  // AdamW with bias correction; decoupled weight decay on matrices only
+  const long t = st_.step + 1;
+  const float lr = lr_at(st_.step);
+  const float b1 = opt_.beta1, b2 = opt_.beta2;
+  const float c1 = float(1.0 / (1.0 - std::pow(double(b1), double(t))));
+  const float c2 = float(1.0 / (1.0 - std::pow(double(b2), double(t))));
+  for (const ParamInfo& p : model_->params()) {
+    float* w = st_.w.data() + p.offset;
+    float* m = st_.m.data() + p.offset;
+    float* v = st_.v.data() + p.offset;
+    const float* g = grad_.data() + p.offset;
+    const float decay = p.decay ? 1.0f - lr * opt_.weight_decay : 1.0f;
+    for (std::size_t i = 0; i < p.size; ++i) {
+      const float gi = g[i] * clip;
+      m[i] = b1 * m[i] + (1.0f - b1) * gi;
+      v[i] = b2 * v[i] + (1.0f - b2) * gi * gi;
+      w[i] = w[i] * decay - lr * (m[i] * c1) / (std::sqrt(v[i] * c2) + opt_.eps);
+    }
+  }
+  st_.step++;
+  st_.tokens += std::uint64_t(opt_.batch) * T;
+  st_.epoch = sampler_.epoch, st_.cursor = sampler_.cursor;
+  return loss;
+}
+
+double Trainer::validate() {
+  if (val_rows_.empty()) return NAN;
+  const int T = model_->seq_len();
+  const int rows = int(val_rows_.size() / (T + 1));
+  return model_->loss_grad(st_.w.data(), val_rows_.data(), rows, nullptr, opt_.threads);
+}
+
+// Checkpoint: "LBCKPT1\n", u64 header length, JSON header, then w, m, v as raw float32 (little-endian).
+void Trainer::save_checkpoint(const std::string& path) const {
+  nlohmann::json h = {{"kind", model_->kind()},   {"config", model_->config_json()},
+                      {"n_params", model_->n_params()},
+                      {"step", st_.step},         {"total_steps", st_.total_steps},
+                      {"epoch", st_.epoch},       {"cursor", st_.cursor},
+                      {"tokens", st_.tokens},     {"elapsed", st_.elapsed},
+                      {"seed", opt_.seed},        {"batch", opt_.batch},
+                      {"threads", opt_.threads},  {"lr", opt_.lr},
+                      {"warmup", opt_.warmup}};
+  const std::string hs = h.dump();
+  const std::size_t n = model_->n_params();
+  std::string out;
+  out.reserve(16 + hs.size() + 12 * n);
+  out += "LBCKPT1\n";
+  const std::uint64_t hl = hs.size();
+  out.append(reinterpret_cast<const char*>(&hl), 8);
+  out += hs;
+  for (const auto* vec : {&st_.w, &st_.m, &st_.v}) out.append(reinterpret_cast<const char*>(vec->data()), 4 * n);
+  write_atomic(path, out);
+}
+
+void Trainer::load_checkpoint(const std::string& path) {
+  const std::string b = slurp(path);
+  if (b.size() < 16 || b.compare(0, 8, "LBCKPT1\n") != 0) throw std::runtime_error(path + ": not a checkpoint");
+  std::uint64_t hl;
+  std::memcpy(&hl, b.data() + 8, 8);
+  if (16 + hl > b.size()) throw std::runtime_error(path + ": truncated header");
+  const auto h = nlohmann::json::parse(b.substr(16, hl));
+  const std::size_t n = model_->n_params();
+  if (h.at("kind") != model_->kind() || h.at("n_params").get<std::size_t>() != n ||
+      h.at("config") != model_->config_json())
+    throw std::runtime_error(path + ": checkpoint is for another model or config");
+  if (b.size() != 16 + hl + 12 * n) throw std::runtime_error(path + ": wrong size");
+  const char* p = b.data() + 16 + hl;
+  for (auto* vec : {&st_.w, &st_.m, &st_.v}) {
+    std::memcpy(vec->data(), p, 4 * n);
+    p += 4 * n;
+  }
+  st_.step = h.at("step"), st_.total_steps = h.at("total_steps");
+  st_.epoch = h.at("epoch"), st_.cursor = h.at("cursor"), st_.tokens = h.at("tokens");
+  st_.elapsed = h.at("elapsed");
+  if (h.at("seed").get<std::uint64_t>() != opt_.seed || h.at("batch").get<int>() != opt_.batch)
+    throw std::runtime_error(path + ": resume with the same --seed and --batch as the checkpoint (seed " +
+                             h.at("seed").dump() + ", batch " + h.at("batch").dump() + ")");
+  sampler_.seek(st_.epoch, st_.cursor);
+}
+
+void Trainer::export_model(const std::string& dir) const {
+  export_folder(dir, *model_, st_.w.data(), opt_.tokenizer,
+                {{"step", st_.step}, {"tokens", st_.tokens}, {"seed", opt_.seed}});
+}
+
+void Trainer::run() {
+  using clock = std::chrono::steady_clock;
+  std::filesystem::create_directories(opt_.out_dir);
+  const std::string ckpt = opt_.out_dir + "/checkpoint.bin";
+  const std::string csv = opt_.out_dir + "/loss.csv";
+  std::signal(SIGTERM, on_stop);
+  std::signal(SIGINT, on_stop);
+  std::signal(SIGUSR1, on_export);
+  bool planned = opt_.minutes <= 0;
+  if (opt_.resume && std::filesystem::exists(ckpt)) {
+    load_checkpoint(ckpt);
+    // keep the CSV rows up to the checkpoint's step
+    std::ifstream in(csv);
+    std::string line, kept;
+    while (std::getline(in, line)) {
+      if (line.empty()) continue;
+      if (line[0] == 's' || std::atol(line.c_str()) <= st_.step) kept += line + "\n";
+    }
+    write_atomic(csv, kept);
+    if (opt_.minutes > 0 && st_.total_steps > 0 && st_.total_steps < long(1e9)) planned = true;
+    log("resumed from " + ckpt + " at step " + std::to_string(st_.step));
+  } else {
+    if (opt_.resume) log("no checkpoint in " + opt_.out_dir + ": starting fresh");
+    init();
+    write_atomic(csv, "step,train_loss,lr,tokens,elapsed_s,val_loss\n");
+  }
+  if (opt_.minutes <= 0 && st_.total_steps <= 0) throw std::runtime_error("give --steps or --minutes");
+  if (!planned) st_.total_steps = std::max<long>(st_.step + 1, long(1e9));  // placeholder until measured
+  log(model_->kind() + ": " + std::to_string(model_->n_params()) + " parameters, batch " +
+      std::to_string(opt_.batch) + " x " + std::to_string(model_->seq_len()) + " tokens, " +
+      std::to_string(opt_.threads) + " threads, " + std::to_string(sampler_.stories()) + " stories");
+  std::ofstream csvf(csv, std::ios::app);
+  const double budget = opt_.minutes * 60.0;
+  const auto t0 = clock::now();
+  const double elapsed0 = st_.elapsed;
+  auto now = [&] { return elapsed0 + std::chrono::duration<double>(clock::now() - t0).count(); };
+  double last_ckpt = now(), val_cost = 0;
+  double val = NAN;
+  if (st_.step == 0 && !val_rows_.empty()) {
+    const double a = now();
+    val = validate();
+    val_cost = now() - a;
+    csvf << 0 << ",," << lr_at(0) << ",0," << now() << "," << val << "\n" << std::flush;
+    log("step 0 val loss " + std::to_string(val));
+  }
+  // time-budget planning: measure seconds per step, then fix the total so cosine decay ends on time;
+  // re-planned at a few early points (the schedule barely moves there) to absorb changes in speed
+  const long plan_start = st_.step;
+  double plan_t0 = now();
+  const long first_plan = plan_start + 15;
+  auto plan = [&](long done_since, double secs) {
+    const double per_step = secs / double(std::max<long>(1, done_since));
+    if (val_cost == 0 && !val_rows_.empty()) val_cost = per_step * 0.25 * opt_.val_rows / opt_.batch;
+    const double per_step_all = per_step + (opt_.val_every > 0 ? val_cost / opt_.val_every : 0);
+    const double remaining = budget - now() - 5.0;
+    const long more = long(std::max(0.0, remaining * opt_.safety / per_step_all));
+    st_.total_steps = std::max<long>(st_.step + 1, st_.step + more);
+    log("plan: " + std::to_string(per_step).substr(0, 6) + " s/step -> total " +
+        std::to_string(st_.total_steps) + " steps");
+  };
+  double win_t = now();
+  long win_step = st_.step;
+  while (st_.step < st_.total_steps && !g_stop) {
+    const double loss = step();
+    const double t = now();
+    st_.elapsed = t;
+    if (!planned && st_.step == first_plan) {
+      plan(st_.step - plan_start - 3, t - plan_t0);  // (the first 3 steps are excluded below)
+      planned = true;
+    } else if (opt_.minutes > 0) {
+      // re-plan at 5%, 15%, 30% of the plan
+      const double p = double(st_.step) / double(st_.total_steps);
+      static int replans = 0;
+      const double marks[] = {0.05, 0.15, 0.30};
+      if (planned && replans < 3 && p >= marks[replans] && st_.step > first_plan) {
+        ++replans;
+        plan(st_.step - plan_start - 3, t - plan_t0);
+      }
+    }
+    if (st_.step == plan_start + 3) plan_t0 = t;
+    if (!std::isfinite(loss)) throw std::runtime_error("loss is not finite at step " + std::to_string(st_.step));
+    const bool val_now = opt_.val_every > 0 && st_.step % opt_.val_every == 0;
+    val = NAN;
+    if (val_now && !val_rows_.empty()) {
+      const double a = now();
+      val = validate();
+      val_cost = now() - a;
+    }
+    csvf << st_.step << "," << loss << "," << lr_at(st_.step - 1) << "," << st_.tokens << "," << now() << ",";
+    if (!std::isnan(val)) csvf << val;
+    csvf << "\n";
+    if (st_.step % opt_.log_every == 0 || val_now) {
+      csvf.flush();
+      const double dt = t - win_t;
+      const double tps = dt > 0 ? double(st_.step - win_step) * opt_.batch * model_->seq_len() / dt : 0;
+      const double sps = dt > 0 ? double(st_.step - win_step) / dt : 0;
+      const double eta = planned && sps > 0 ? double(st_.total_steps - st_.step) / sps : NAN;
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "step %ld/%ld loss %.4f%s lr %.3g gnorm %.2f tok/s %.0f elapsed %s eta %s",
+                    st_.step, planned ? st_.total_steps : -1L, loss,
+                    std::isnan(val) ? "" : (" val " + std::to_string(val).substr(0, 6)).c_str(),
+                    lr_at(st_.step - 1), last_grad_norm, tps, fmt_time(t).c_str(),
+                    std::isnan(eta) ? "?" : fmt_time(eta).c_str());
+      log(buf);
+      win_t = now(), win_step = st_.step;
+    }
+    if (now() - last_ckpt >= opt_.ckpt_minutes * 60.0) {
+      save_checkpoint(ckpt);
+      export_model(opt_.export_dir);
+      last_ckpt = now();
+      log("checkpoint at step " + std::to_string(st_.step));
+    }
+    if (g_export) {
+      g_export = 0;
+      export_model(opt_.export_dir);
+      log("exported to " + opt_.export_dir);
+    }
+  }
+  csvf.flush();
+  st_.elapsed = now();
+  if (!val_rows_.empty()) {
+    val = validate();
+    log("final val loss " + std::to_string(val));
+  }
+  save_checkpoint(ckpt);
+  export_model(opt_.export_dir);
+  log(std::string(g_stop ? "stopped" : "finished") + " at step " + std::to_string(st_.step) + " after " +
+      fmt_time(now()) + "; checkpoint " + ckpt + ", export " + opt_.export_dir);
+}
+
+}  // namespace lookback::train
