@@ -1,0 +1,79 @@
+// Accumulates per-head attention habits over texts (see head_scores.hpp).
+#include "model/head_scores.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "model/errors.hpp"
+
+namespace lookback {
+namespace {
+
+void init(HeadHabit& h, int n) { h.score.assign(n, 0.0); }
+
+HeadHabit average(const HeadHabit& h) {
+  HeadHabit out = h;
+  if (h.count == 0) return out;
+  for (double& s : out.score) s /= double(h.count);
+  out.even = h.even / double(h.count);
+  return out;
+}
+
+}  // namespace
+
+HeadScoreAccumulator::HeadScoreAccumulator(int L, int H) : L_(L), H_(H) {
+  if (L < 1 || H < 1) model_error("head scores: need at least one layer and one head");
+  sums_.L = L, sums_.H = H;
+  for (HeadHabit* h : {&sums_.previous, &sums_.first, &sums_.far, &sums_.induction}) init(*h, L * H);
+}
+
+// Adds, for every head, the weight of query t on keys [s_from, s_to] (inclusive).
+void HeadScoreAccumulator::add(HeadHabit& h, const float* a, int T, int t, int s_from, int s_to, double even) {
+  for (int lh = 0; lh < L_ * H_; ++lh) {
+    const float* row = a + (std::size_t(lh) * T + t) * T;
+    double w = 0;
+    for (int s = s_from; s <= s_to; ++s) w += row[s];
+    h.score[lh] += w;
+  }
+  h.even += even;
+  ++h.count;
+}
+
+void HeadScoreAccumulator::add_text(const float* a, int T) {
+  for (int t = 2; t < T; ++t) {
+    const double visible = t + 1;
+    add(sums_.previous, a, T, t, t - 1, t - 1, 1.0 / visible);
+    add(sums_.first, a, T, t, 0, 0, 1.0 / visible);
+    if (t >= 4) add(sums_.far, a, T, t, 0, t - 4, (t - 3) / visible);
+  }
+}
+
+void HeadScoreAccumulator::add_repeat(const float* a, int n) {
+  const int T = 2 * n + 1;
+  // the second copy's i-th token sits at t = n + 1 + i; its earlier copy at 1 + i, followed by position 2 + i
+  for (int i = 0; i < n; ++i) {
+    const int t = n + 1 + i, target = t - n + 1;
+    add(sums_.induction, a, T, t, target, target, 1.0 / (t + 1));
+  }
+}
+
+HeadScores HeadScoreAccumulator::result() const {
+  HeadScores r = sums_;
+  r.previous = average(sums_.previous);
+  r.first = average(sums_.first);
+  r.far = average(sums_.far);
+  r.induction = average(sums_.induction);
+  return r;
+}
+
+std::vector<std::pair<std::string, double>> best_heads(const HeadHabit& h, int H, int k) {
+  std::vector<int> order(h.score.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return h.score[a] > h.score[b]; });
+  std::vector<std::pair<std::string, double>> out;
+  for (int i = 0; i < std::min<int>(k, int(order.size())); ++i)
+    out.emplace_back(std::to_string(order[i] / H) + "." + std::to_string(order[i] % H), h.score[order[i]]);
+  return out;
+}
+
+}  // namespace lookback

@@ -1,0 +1,44 @@
+// Measured habits of attention heads, accumulated over texts: the average weight each head puts on the
+// previous token, on the start mark, on tokens 4 or more back, and an induction score on a random sequence
+// repeated twice; each beside what an even spread over the visible tokens would give. Works on attention
+// weights [L, H, T, T] (row t = query t, zero above the diagonal; position 0 holds the start mark).
+// Not here: running the model (session.hpp) or choosing the texts (the caller).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace lookback {
+
+struct HeadHabit {
+  std::vector<double> score;  // [L*H], head h of layer l at l*H + h
+  double even = 0;            // the same average for a uniform spread over the visible tokens
+  long count = 0;             // query positions averaged over
+};
+
+struct HeadScores {
+  int L = 0, H = 0;
+  HeadHabit previous;   // weight on position t-1, queries t >= 2
+  HeadHabit first;      // weight on position 0 (the start mark), queries t >= 2
+  HeadHabit far;        // weight on positions <= t-4, queries t >= 4
+  HeadHabit induction;  // second copy of a repeat: weight on the token after the earlier copy of the current token
+};
+
+class HeadScoreAccumulator {
+ public:
+  HeadScoreAccumulator(int L, int H);
+  // Previous-token, start-mark and far scores of one text's attention [L,H,T,T].
+  void add_text(const float* attention, int T);
+  // Induction score of a text laid out as [start mark, R (n tokens), R again] (T = 2n + 1).
+  void add_repeat(const float* attention, int n);
+  HeadScores result() const;
+
+ private:
+  void add(HeadHabit& h, const float* attention, int T, int t, int s_from, int s_to, double even);
+  int L_, H_;
+  HeadScores sums_;
+};
+
+// The k heads with the highest scores, as "layer.head" labels with their scores, best first.
+std::vector<std::pair<std::string, double>> best_heads(const HeadHabit& h, int H, int k);
+
+}  // namespace lookback
