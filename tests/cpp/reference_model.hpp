@@ -1,0 +1,134 @@
+// A scalar reference forward pass for the tests: plain loops over the named tensors, float64 accumulation,
+// no cache, no fused matrices, no SIMD. It defines what the optimised Session must compute.
+// Not a model anyone should run for speed.
+#pragma once
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "model/weights.hpp"
+
+namespace lookback::testing {
+
+struct ReferenceOutput {
+  std::vector<float> logits;     // [T, V]
+  std::vector<float> attention;  // [L, H, T, T]
+  std::vector<float> residuals;  // [L+1, T, C]
+};
+
+inline ReferenceOutput reference_forward(const Weights& w, const std::vector<int>& ids, bool positions = true) {
+  const ModelConfig& c = w.config();
+  const int T = int(ids.size()), C = c.dim, H = c.n_heads, Hkv = c.n_kv_heads, D = c.head_dim, F = c.hidden_dim,
+            V = c.vocab_size, L = c.n_layers, group = H / Hkv;
+  using Vec = std::vector<double>;
+  auto W = [&](const std::string& name) { return w.tensor(name); };
+  // y[T, N] = x[T, K] · M[N, K]ᵀ
+  auto matmul = [](const std::vector<Vec>& x, const float* M, int N, int K) {
+    std::vector<Vec> y(x.size(), Vec(N));
+    for (std::size_t t = 0; t < x.size(); ++t)
+      for (int n = 0; n < N; ++n) {
+        double s = 0;
+        for (int k = 0; k < K; ++k) s += x[t][k] * M[std::size_t(n) * K + k];
+        y[t][n] = s;
+      }
+    return y;
+  };
+  auto rmsnorm = [&](const Vec& x, const float* g, int off, int n) {
+    double ss = 0;
+    for (int i = 0; i < n; ++i) ss += x[off + i] * x[off + i];
+    const double r = 1.0 / std::sqrt(ss / n + c.norm_eps);
+    Vec y(n);
+    for (int i = 0; i < n; ++i) y[i] = x[off + i] * r * g[i];
+    return y;
+  };
+  auto rotate = [&](Vec& v, int off, int pos) {  // one head at v[off .. off+D)
+    for (int j = 0; j < D / 2; ++j) {
+      const double angle = pos * std::pow(double(c.rope_theta), -2.0 * j / D);
+      const int i0 = c.rope_layout == RopeLayout::adjacent ? off + 2 * j : off + j;
+      const int i1 = c.rope_layout == RopeLayout::adjacent ? off + 2 * j + 1 : off + j + D / 2;
+      const double a = v[i0], b = v[i1];
+      v[i0] = a * std::cos(angle) - b * std::sin(angle);
+      v[i1] = a * std::sin(angle) + b * std::cos(angle);
+    }
+  };
+  ReferenceOutput out;
+  out.attention.assign(std::size_t(L) * H * T * T, 0.0f);
+  std::vector<Vec> x(T, Vec(C));
+  for (int t = 0; t < T; ++t)
+    for (int i = 0; i < C; ++i) x[t][i] = W("tok_embeddings.weight")[std::size_t(ids[t]) * C + i];
+  auto record = [&] {
+    for (int t = 0; t < T; ++t)
+      for (int i = 0; i < C; ++i) out.residuals.push_back(float(x[t][i]));
+  };
+  for (int l = 0; l < L; ++l) {
+    record();
+    const std::string p = "layers." + std::to_string(l) + ".";
+    std::vector<Vec> xn(T);
+    for (int t = 0; t < T; ++t) xn[t] = rmsnorm(x[t], W(p + "attention_norm.weight"), 0, C);
+    auto q = matmul(xn, W(p + "attention.wq.weight"), H * D, C);
+    auto k = matmul(xn, W(p + "attention.wk.weight"), Hkv * D, C);
+    auto v = matmul(xn, W(p + "attention.wv.weight"), Hkv * D, C);
+    for (int t = 0; t < T; ++t) {
+      if (c.qk_norm) {
+        for (int h = 0; h < H; ++h) {
+          Vec n = rmsnorm(q[t], W(p + "attention.q_norm.weight"), h * D, D);
+          std::copy(n.begin(), n.end(), q[t].begin() + h * D);
+        }
+        for (int h = 0; h < Hkv; ++h) {
+          Vec n = rmsnorm(k[t], W(p + "attention.k_norm.weight"), h * D, D);
+          std::copy(n.begin(), n.end(), k[t].begin() + h * D);
+        }
+      }
+      if (positions) {
+        for (int h = 0; h < H; ++h) rotate(q[t], h * D, t);
+        for (int h = 0; h < Hkv; ++h) rotate(k[t], h * D, t);
+      }
+    }
+    std::vector<Vec> att(T, Vec(H * D, 0.0));
+    for (int h = 0; h < H; ++h) {
+      const int kh = h / group;
+      for (int t = 0; t < T; ++t) {
+        Vec s(t + 1);
+        double mx = -1e300;
+        for (int j = 0; j <= t; ++j) {
+          double d = 0;
+          for (int i = 0; i < D; ++i) d += q[t][h * D + i] * k[j][kh * D + i];
+          s[j] = d / std::sqrt(double(D));
+          mx = std::max(mx, s[j]);
+        }
+        double sum = 0;
+        for (double& e : s) sum += e = std::exp(e - mx);
+        for (int j = 0; j <= t; ++j) {
+          const double a = s[j] / sum;
+          out.attention[((std::size_t(l) * H + h) * T + t) * T + j] = float(a);
+          for (int i = 0; i < D; ++i) att[t][h * D + i] += a * v[j][kh * D + i];
+        }
+      }
+    }
+    auto o = matmul(att, W(p + "attention.wo.weight"), C, H * D);
+    for (int t = 0; t < T; ++t)
+      for (int i = 0; i < C; ++i) x[t][i] += o[t][i];
+    for (int t = 0; t < T; ++t) xn[t] = rmsnorm(x[t], W(p + "ffn_norm.weight"), 0, C);
+    auto a = matmul(xn, W(p + "feed_forward.w1.weight"), F, C);
+    if (c.mlp == Mlp::swiglu) {
+      auto b = matmul(xn, W(p + "feed_forward.w3.weight"), F, C);
+      for (int t = 0; t < T; ++t)
+        for (int i = 0; i < F; ++i) a[t][i] = a[t][i] / (1.0 + std::exp(-a[t][i])) * b[t][i];
+    } else {
+      for (int t = 0; t < T; ++t)
+        for (int i = 0; i < F; ++i) a[t][i] = 0.5 * a[t][i] * (1.0 + std::erf(a[t][i] / std::sqrt(2.0)));
+    }
+    auto m = matmul(a, W(p + "feed_forward.w2.weight"), C, F);
+    for (int t = 0; t < T; ++t)
+      for (int i = 0; i < C; ++i) x[t][i] += m[t][i];
+  }
+  record();
+  std::vector<Vec> xn(T);
+  for (int t = 0; t < T; ++t) xn[t] = rmsnorm(x[t], W("norm.weight"), 0, C);
+  auto logits = matmul(xn, c.tied_embeddings ? W("tok_embeddings.weight") : W("output.weight"), V, C);
+  for (int t = 0; t < T; ++t)
+    for (int i = 0; i < V; ++i) out.logits.push_back(float(logits[t][i]));
+  return out;
+}
+
+}  // namespace lookback::testing

@@ -1,0 +1,50 @@
+// The byte-level BPE tokenizer (model/bpe.hpp, its own engineer's) behind the common Tokenizer interface,
+// with its errors turned into ModelError. Not here: the BPE rules themselves.
+#include <stdexcept>
+
+#include "model/bpe.hpp"
+#include "model/errors.hpp"
+#include "model/tokenizer.hpp"
+
+namespace lookback {
+namespace {
+
+class BpeAdapter final : public Tokenizer {
+ public:
+  explicit BpeAdapter(BpeTokenizer t) : bpe_(std::move(t)) {}
+  std::string kind() const override { return "byte-bpe"; }
+  int vocab_size() const override { return bpe_.vocab_size(); }
+  int bos_id() const override { return BpeTokenizer::kBos; }
+  int eos_id() const override { return BpeTokenizer::kEos; }
+  std::vector<int> encode(const std::string& text, bool bos) const override { return bpe_.encode(text, bos); }
+  std::string decode(const std::vector<int>& ids) const override {
+    check(ids);
+    return bpe_.decode(ids);
+  }
+  std::string token_text(int id) const override {
+    check({id});
+    return bpe_.token_text(id);
+  }
+
+ private:
+  void check(const std::vector<int>& ids) const {
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (ids[i] < 0 || ids[i] >= vocab_size())
+        model_error("token id ", ids[i], " at index ", i, " is outside the vocabulary [0, ", vocab_size(), ")");
+  }
+  BpeTokenizer bpe_;
+};
+
+}  // namespace
+
+std::unique_ptr<Tokenizer> bpe_tokenizer_from_json(const std::string& json_text) {
+  try {
+    return std::make_unique<BpeAdapter>(BpeTokenizer::from_json(json_text));
+  } catch (const ModelError&) {
+    throw;
+  } catch (const std::exception& e) {
+    model_error(e.what());
+  }
+}
+
+}  // namespace lookback

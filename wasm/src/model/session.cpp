@@ -1,0 +1,211 @@
+// The forward pass of a Session: embedding; per layer pre-norm attention (one GEMM for q, k and v,
+// optional QK-norm, rotary positions, causal attention over the cache through lookback::attention,
+// output projection added to the residual) and pre-norm MLP (SwiGLU or GELU) added to the residual;
+// final norm and classifier. Plus the prefix reuse and the per-position records.
+// Not here: kernels (src/kernels), sampling, tokenizers.
+#include "model/session.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "lookback/kernels.hpp"
+#include "lookback/nn.hpp"
+#include "model/errors.hpp"
+
+namespace lookback {
+namespace {
+
+// Offset of row t in the triangular attention record: rows before it hold L*H*(i+1) floats each.
+std::size_t tri_offset(int t, int LH) { return std::size_t(LH) * (std::size_t(t) * (t + 1) / 2); }
+
+template <class V>
+void grow(V& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
+}
+
+}  // namespace
+
+Session::Session(std::shared_ptr<const Transformer> model) : model_(std::move(model)) {
+  const ModelConfig& c = model_->config();
+  kv_width_ = c.n_kv_heads * c.head_dim;
+  kv_.reserve(std::size_t(c.max_seq_len) * c.n_layers * 2 * kv_width_);
+  tokens_.reserve(std::size_t(c.max_seq_len));
+}
+
+void Session::reset() { truncate(0); }
+
+void Session::truncate(int n) {
+  const ModelConfig& c = model_->config();
+  tokens_.resize(std::size_t(n));
+  kv_.resize(std::size_t(n) * c.n_layers * 2 * kv_width_);
+  logits_rows_ = std::min(logits_rows_, n);
+  attn_rows_ = std::min(attn_rows_, n);
+  resid_rows_ = std::min(resid_rows_, n);
+}
+
+void Session::check_ids(const int* ids, int n, int first_index) const {
+  const ModelConfig& c = model_->config();
+  for (int i = 0; i < n; ++i)
+    if (ids[i] < 0 || ids[i] >= c.vocab_size)
+      model_error("token id ", ids[i], " at index ", first_index + i, " is outside the vocabulary [0, ", c.vocab_size, ")");
+}
+
+int Session::process(const std::vector<int>& ids, const StepOptions& o) {
+  const ModelConfig& c = model_->config();
+  const int n = int(ids.size());
+  if (n == 0) model_error("no tokens to process (at least the start mark is needed)");
+  if (n > c.max_seq_len)
+    model_error("the text is ", n, " tokens but the model's context holds ", c.max_seq_len,
+                "; use a sliding window to keep only the last ", c.max_seq_len);
+  check_ids(ids.data(), n, 0);
+  if (o.positions != positions_) truncate(0), positions_ = o.positions;
+  int p = 0;
+  while (p < length() && p < n - 1 && tokens_[p] == ids[p]) ++p;
+  if (o.all_logits) p = std::min(p, logits_rows_);
+  if (o.attention) p = std::min(p, attn_rows_);
+  if (o.residuals) p = std::min(p, resid_rows_);
+  truncate(p);
+  run(ids.data() + p, n - p, o);
+  return p;
+}
+
+void Session::append(int id, const StepOptions& o) {
+  const ModelConfig& c = model_->config();
+  if (length() >= c.max_seq_len) model_error("the context (", c.max_seq_len, " tokens) is full");
+  if (o.positions != positions_) model_error("append: the cached tokens were computed with positions ",
+                                             positions_ ? "on" : "off");
+  check_ids(&id, 1, length());
+  run(&id, 1, o);
+}
+
+void Session::reserve_workspace(int T, int S, bool attention) {
+  const ModelConfig& c = model_->config();
+  const std::size_t HD = std::size_t(c.n_heads) * c.head_dim, QKV = HD + 2 * std::size_t(kv_width_);
+  const std::size_t F = std::size_t(c.hidden_dim) * (c.mlp == Mlp::swiglu ? 2 : 1);
+  grow(x_, std::size_t(T) * c.dim);
+  grow(xn_, std::size_t(T) * c.dim);
+  grow(qkv_, std::size_t(T) * QKV);
+  grow(att_, std::size_t(T) * HD);
+  grow(hid_, std::size_t(T) * F);
+  if (attention) grow(weights_, std::size_t(c.n_heads) * T * S);
+}
+
+void Session::run(const int* ids, int T, const StepOptions& o) {
+  const ModelConfig& c = model_->config();
+  const Weights& w = model_->weights();
+  const int start = length(), S = start + T, C = c.dim, L = c.n_layers, V = c.vocab_size;
+  reserve_workspace(T, S, o.attention);
+  tokens_.insert(tokens_.end(), ids, ids + T);
+  kv_.resize(std::size_t(S) * L * 2 * kv_width_);
+  if (o.attention) grow(attn_, tri_offset(S, L * c.n_heads));
+  if (o.residuals) grow(resid_, std::size_t(S) * (L + 1) * C);
+  // x: [T, C] token embeddings
+  for (int t = 0; t < T; ++t) std::memcpy(&x_[std::size_t(t) * C], w.embedding() + std::size_t(ids[t]) * C, sizeof(float) * C);
+  for (int l = 0; l <= L; ++l) {
+    if (o.residuals)
+      for (int t = 0; t < T; ++t)
+        std::memcpy(&resid_[(std::size_t(start + t) * (L + 1) + l) * C], &x_[std::size_t(t) * C], sizeof(float) * C);
+    if (l < L) layer(l, T, start, o), mlp(l, T);
+  }
+  // logits: [rows, V] of the last `rows` positions
+  const int rows = o.all_logits ? T : 1, first = T - rows;
+  grow(logits_, std::size_t(S) * V);
+  rmsnorm(&x_[std::size_t(first) * C], w.final_norm(), xn_.data(), rows, C, c.norm_eps);
+  linear(xn_.data(), rows, C, w.classifier(), V, &logits_[std::size_t(start + first) * V], false);
+  if (o.all_logits) logits_rows_ = S;
+  if (o.attention) attn_rows_ = S;
+  if (o.residuals) resid_rows_ = S;
+}
+
+// x += attention(norm(x)) · woᵀ for the T new positions start..start+T.
+void Session::layer(int l, int T, int start, const StepOptions& o) {
+  const ModelConfig& c = model_->config();
+  const LayerView lw = model_->weights().layer(l);
+  const int C = c.dim, D = c.head_dim, H = c.n_heads, Hkv = c.n_kv_heads, HD = H * D, KD = kv_width_,
+            QKV = HD + 2 * KD, S = start + T, L = c.n_layers;
+  rmsnorm(x_.data(), lw.attention_norm, xn_.data(), T, C, c.norm_eps);
+  linear(xn_.data(), T, C, lw.wqkv, QKV, qkv_.data(), false);  // qkv: [T, H*D | Hkv*D | Hkv*D]
+  float* q = qkv_.data();
+  float* k = q + HD;
+  if (lw.q_norm)
+    for (int t = 0; t < T; ++t) {
+      rmsnorm(q + std::size_t(t) * QKV, lw.q_norm, q + std::size_t(t) * QKV, H, D, c.norm_eps);
+      rmsnorm(k + std::size_t(t) * QKV, lw.k_norm, k + std::size_t(t) * QKV, Hkv, D, c.norm_eps);
+    }
+  if (o.positions) {
+    rope(q, T, H, D, QKV, model_->rope_row(start), c.rope_layout);
+    rope(k, T, Hkv, D, QKV, model_->rope_row(start), c.rope_layout);
+  }
+  for (int t = 0; t < T; ++t)  // cache row: [2, Hkv*D], keys then values
+    std::memcpy(kv(start + t, l), k + std::size_t(t) * QKV, sizeof(float) * 2 * KD);
+  AttentionShape a;
+  a.T = T, a.S = S, a.H = H, a.Hkv = Hkv, a.D = D;
+  a.ldq = QKV, a.ldk = a.ldv = L * 2 * KD, a.ldo = HD;
+  a.scale = 1.0f / std::sqrt(float(D));
+  a.causal = true;
+  lookback::attention(q, kv(0, l), kv(0, l) + KD, att_.data(), o.attention ? weights_.data() : nullptr, a);
+  if (o.attention)  // weights: [H, T, S] -> record row start+t: [L, H, start+t+1]
+    for (int t = 0; t < T; ++t)
+      for (int h = 0; h < H; ++h)
+        std::memcpy(&attn_[tri_offset(start + t, L * H) + (std::size_t(l) * H + h) * (start + t + 1)],
+                    &weights_[(std::size_t(h) * T + t) * S], sizeof(float) * (start + t + 1));
+  linear(att_.data(), T, HD, lw.wo, C, x_.data(), true);
+}
+
+// x += mlp(norm(x)): SwiGLU w2(silu(w1 x) · w3 x) or GELU w2(gelu(w1 x)).
+void Session::mlp(int l, int T) {
+  const ModelConfig& c = model_->config();
+  const LayerView lw = model_->weights().layer(l);
+  const int C = c.dim, F = c.hidden_dim;
+  rmsnorm(x_.data(), lw.ffn_norm, xn_.data(), T, C, c.norm_eps);
+  if (c.mlp == Mlp::swiglu) {
+    linear(xn_.data(), T, C, lw.w13, 2 * F, hid_.data(), false);  // hid: [T, F | F]
+    for (int t = 0; t < T; ++t) {
+      float* h = &hid_[std::size_t(t) * 2 * F];
+      swiglu(h, h + F, h, F);
+    }
+    linear(hid_.data(), T, F, lw.w2, C, x_.data(), true, 2 * F);
+  } else {
+    linear(xn_.data(), T, C, lw.w13, F, hid_.data(), false);  // hid: [T, F]
+    gelu(hid_.data(), hid_.data(), T * F);
+    linear(hid_.data(), T, F, lw.w2, C, x_.data(), true);
+  }
+}
+
+const float* Session::logits(int t) const {
+  if (t < 0 || t >= length() || (t >= logits_rows_ && t != length() - 1))
+    model_error("logits of position ", t, " were not computed");
+  return &logits_[std::size_t(t) * model_->config().vocab_size];
+}
+
+std::vector<float> Session::all_logits() const {
+  const int T = length(), V = model_->config().vocab_size;
+  if (logits_rows_ < T) model_error("the logits of every position were not computed");
+  return std::vector<float>(logits_.begin(), logits_.begin() + std::size_t(T) * V);
+}
+
+std::vector<float> Session::attention() const {
+  const ModelConfig& c = model_->config();
+  const int T = length(), L = c.n_layers, H = c.n_heads;
+  if (attn_rows_ < T) model_error("attention weights were not recorded for every position");
+  std::vector<float> out(std::size_t(L) * H * T * T, 0.0f);  // [L, H, T, T]
+  for (int t = 0; t < T; ++t)
+    for (int lh = 0; lh < L * H; ++lh)
+      std::memcpy(&out[(std::size_t(lh) * T + t) * T], &attn_[tri_offset(t, L * H) + std::size_t(lh) * (t + 1)],
+                  sizeof(float) * (t + 1));
+  return out;
+}
+
+std::vector<float> Session::residuals() const {
+  const ModelConfig& c = model_->config();
+  const int T = length(), L = c.n_layers, C = c.dim;
+  if (resid_rows_ < T) model_error("the residual stream was not recorded for every position");
+  std::vector<float> out(std::size_t(L + 1) * T * C);  // [L+1, T, C]
+  for (int t = 0; t < T; ++t)
+    for (int l = 0; l <= L; ++l)
+      std::memcpy(&out[(std::size_t(l) * T + t) * C], &resid_[(std::size_t(t) * (L + 1) + l) * C], sizeof(float) * C);
+  return out;
+}
+
+}  // namespace lookback

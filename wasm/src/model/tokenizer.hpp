@@ -1,0 +1,34 @@
+// The common face of the tokenizers a model can come with: llama2.c's sentencepiece-style vocabulary
+// (sp_tokenizer.hpp) and the project's byte-level BPE (model/bpe.hpp, adapted in bpe_tokenizer.cpp).
+// Encode text to ids, decode ids to text, and the display text of one token (start mark "◆", end "◇").
+// Not here: how either one splits text (their own files).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lookback {
+
+class Tokenizer {
+ public:
+  virtual ~Tokenizer() = default;
+  virtual std::string kind() const = 0;  // "llama2c" or "byte-bpe"
+  virtual int vocab_size() const = 0;
+  virtual int bos_id() const = 0;
+  virtual int eos_id() const = 0;
+  // ids of text, with the start mark first when bos.
+  virtual std::vector<int> encode(const std::string& text, bool bos = true) const = 0;
+  // The bytes the ids stand for (the marks produce none). May end inside a UTF-8 sequence; see
+  // valid_utf8(). Throws ModelError for an id outside [0, vocab_size).
+  virtual std::string decode(const std::vector<int>& ids) const = 0;
+  // Display text of one id, always valid UTF-8: "◆" start, "◇" end, bytes that are not text as "<0xE2>".
+  virtual std::string token_text(int id) const = 0;
+};
+
+// The tokenizer of a bundle from tokenizer.json text (the byte-BPE format); ModelError when malformed.
+std::unique_ptr<Tokenizer> bpe_tokenizer_from_json(const std::string& json_text);
+
+// text with every ill-formed UTF-8 sequence replaced by U+FFFD (as the web's TextDecoder does).
+std::string valid_utf8(const std::string& text);
+
+}  // namespace lookback

@@ -1,0 +1,26 @@
+// A loaded model ready to run: its weights (one buffer) and the rotary table of every position of the
+// context. Immutable once built, so sessions may share it. Not here: running it (session.hpp) or
+// reading files (safetensors.hpp, llama2c.hpp, bundle.hpp).
+#pragma once
+#include <vector>
+
+#include "model/weights.hpp"
+
+namespace lookback {
+
+class Transformer {
+ public:
+  // Checks that every weight is finite (ModelError naming the tensor and index otherwise).
+  explicit Transformer(Weights w);
+
+  const ModelConfig& config() const { return weights_.config(); }
+  const Weights& weights() const { return weights_; }
+  // Rotary factors of position p: [2, D] (see lookback/nn.hpp rope_table); rows for p..p+T are consecutive.
+  const float* rope_row(int p) const { return rope_.data() + std::size_t(p) * 2 * config().head_dim; }
+
+ private:
+  Weights weights_;
+  std::vector<float> rope_;  // [max_seq_len, 2, D]
+};
+
+}  // namespace lookback

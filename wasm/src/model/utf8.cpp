@@ -1,0 +1,47 @@
+// valid_utf8(): replaces each maximal ill-formed UTF-8 subpart with U+FFFD, so that decoded text can always
+// be handed to JavaScript. Not here: tokenisation.
+#include <cstdint>
+
+#include "model/tokenizer.hpp"
+
+namespace lookback {
+namespace {
+
+// Bytes consumed by the well-formed sequence at s[i], or the negated length of the ill-formed subpart.
+int sequence_at(const std::string& s, std::size_t i) {
+  const auto b0 = std::uint8_t(s[i]);
+  if (b0 < 0x80) return 1;
+  int len;
+  std::uint8_t lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) len = 2;
+  else if (b0 >= 0xE0 && b0 <= 0xEF) len = 3, lo = b0 == 0xE0 ? 0xA0 : 0x80, hi = b0 == 0xED ? 0x9F : 0xBF;
+  else if (b0 >= 0xF0 && b0 <= 0xF4) len = 4, lo = b0 == 0xF0 ? 0x90 : 0x80, hi = b0 == 0xF4 ? 0x8F : 0xBF;
+  else return -1;
+  for (int k = 1; k < len; ++k) {
+    if (i + k >= s.size()) return -k;
+    const auto b = std::uint8_t(s[i + k]);
+    if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return -k;
+  }
+  return len;
+}
+
+}  // namespace
+
+std::string valid_utf8(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const int n = sequence_at(text, i);
+    if (n > 0) {
+      out.append(text, i, std::size_t(n));
+      i += std::size_t(n);
+    } else {
+      out += "\xEF\xBF\xBD";
+      i += std::size_t(-n);
+    }
+  }
+  return out;
+}
+
+}  // namespace lookback

@@ -1,0 +1,142 @@
+// The weight buffer's layout (tensor_specs), lookups by name and role, the finiteness check, and seeded
+// random weights. Not here: file formats.
+#include "model/weights.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "model/config_json.hpp"
+#include "model/errors.hpp"
+#include "model/rng.hpp"
+
+namespace lookback {
+
+std::size_t TensorSpec::size() const {
+  std::size_t n = 1;
+  for (int d : shape) n *= std::size_t(d);
+  return n;
+}
+
+std::vector<TensorSpec> tensor_specs(const ModelConfig& c) {
+  const int C = c.dim, HD = c.n_heads * c.head_dim, KD = c.n_kv_heads * c.head_dim, F = c.hidden_dim;
+  std::vector<TensorSpec> specs;
+  std::size_t offset = 0;
+  auto add = [&](std::string name, std::vector<int> shape) {
+    specs.push_back({std::move(name), std::move(shape), offset});
+    offset += specs.back().size();
+  };
+  add("tok_embeddings.weight", {c.vocab_size, C});
+  for (int l = 0; l < c.n_layers; ++l) {
+    const std::string p = "layers." + std::to_string(l) + ".";
+    add(p + "attention_norm.weight", {C});
+    add(p + "attention.wq.weight", {HD, C});
+    add(p + "attention.wk.weight", {KD, C});
+    add(p + "attention.wv.weight", {KD, C});
+    if (c.qk_norm) {
+      add(p + "attention.q_norm.weight", {c.head_dim});
+      add(p + "attention.k_norm.weight", {c.head_dim});
+    }
+    add(p + "attention.wo.weight", {C, HD});
+    add(p + "ffn_norm.weight", {C});
+    add(p + "feed_forward.w1.weight", {F, C});
+    if (c.mlp == Mlp::swiglu) add(p + "feed_forward.w3.weight", {F, C});
+    add(p + "feed_forward.w2.weight", {C, F});
+  }
+  add("norm.weight", {C});
+  if (!c.tied_embeddings) add("output.weight", {c.vocab_size, C});
+  return specs;
+}
+
+Weights::Weights(const ModelConfig& c) : config_(c) {
+  validate_config(c);
+  specs_ = tensor_specs(c);
+  buffer_.assign(specs_.back().offset + specs_.back().size(), 0.0f);
+  for (int l = 0; l < c.n_layers; ++l)
+    layer_offsets_.push_back(find("layers." + std::to_string(l) + ".attention_norm.weight")->offset);
+  norm_offset_ = find("norm.weight")->offset;
+  classifier_offset_ = c.tied_embeddings ? 0 : find("output.weight")->offset;
+}
+
+const TensorSpec* Weights::find(const std::string& name) const {
+  for (const auto& s : specs_)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+float* Weights::tensor(const std::string& name) {
+  const TensorSpec* s = find(name);
+  if (!s) model_error("the model has no tensor named '", name, "'");
+  return buffer_.data() + s->offset;
+}
+
+const float* Weights::tensor(const std::string& name) const { return const_cast<Weights*>(this)->tensor(name); }
+
+const float* Weights::embedding() const { return buffer_.data(); }
+
+LayerView Weights::layer(int l) const {
+  const ModelConfig& c = config_;
+  const std::size_t C = c.dim, HD = std::size_t(c.n_heads) * c.head_dim, KD = std::size_t(c.n_kv_heads) * c.head_dim,
+                    F = c.hidden_dim, D = c.head_dim;
+  const float* p = buffer_.data() + layer_offsets_[l];
+  LayerView v{};
+  v.attention_norm = p, p += C;
+  v.wqkv = p, p += (HD + 2 * KD) * C;
+  if (c.qk_norm) v.q_norm = p, p += D, v.k_norm = p, p += D;
+  v.wo = p, p += C * HD;
+  v.ffn_norm = p, p += C;
+  v.w13 = p, p += (c.mlp == Mlp::swiglu ? 2 : 1) * F * C;
+  v.w2 = p;
+  return v;
+}
+
+const float* Weights::final_norm() const { return buffer_.data() + norm_offset_; }
+
+const float* Weights::classifier() const { return buffer_.data() + classifier_offset_; }
+
+std::vector<NamedTensor> Weights::named() const {
+  std::vector<NamedTensor> out;
+  for (const auto& s : specs_) out.push_back({s.name, s.shape, buffer_.data() + s.offset});
+  return out;
+}
+
+std::string index_in_shape(std::size_t flat, const std::vector<int>& shape) {
+  std::vector<std::size_t> idx(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    idx[d] = shape[d] ? flat % std::size_t(shape[d]) : 0;
+    flat = shape[d] ? flat / std::size_t(shape[d]) : 0;
+  }
+  std::ostringstream s;
+  s << "[";
+  for (std::size_t d = 0; d < idx.size(); ++d) s << (d ? ", " : "") << idx[d];
+  s << "]";
+  return s.str();
+}
+
+void Weights::check_finite() const {
+  for (const auto& s : specs_) {
+    const float* p = buffer_.data() + s.offset;
+    for (std::size_t i = 0, n = s.size(); i < n; ++i)
+      if (!std::isfinite(p[i]))
+        model_error("tensor '", s.name, "' holds ", std::isnan(p[i]) ? "NaN" : p[i] > 0 ? "+Inf" : "-Inf",
+                    " at ", index_in_shape(i, s.shape), "; weights must be finite");
+  }
+}
+
+Weights random_weights(const ModelConfig& c, std::uint64_t seed) {
+  Weights w(c);
+  Rng rng(seed);
+  for (const auto& s : w.specs()) {
+    float* p = w.data() + s.offset;
+    const std::size_t n = s.size();
+    if (s.shape.size() == 1) {
+      for (std::size_t i = 0; i < n; ++i) p[i] = 1.0f + 0.2f * (2.0f * rng.uniform() - 1.0f);
+    } else {
+      const bool embedding = s.name == "tok_embeddings.weight";
+      const float bound = embedding ? 1.0f : 1.0f / std::sqrt(float(s.shape[1]));
+      for (std::size_t i = 0; i < n; ++i) p[i] = bound * (2.0f * rng.uniform() - 1.0f);
+    }
+  }
+  return w;
+}
+
+}  // namespace lookback

@@ -1,0 +1,88 @@
+// The weights of one model: every tensor the config implies, stored in one float buffer in a fixed order
+// (per layer wq, wk, wv adjacent so q/k/v come from one GEMM; w1, w3 adjacent likewise), with views by
+// name and by role. Not here: reading or writing files (safetensors.hpp, llama2c.hpp) or computing.
+// Letters: L layers, H heads, Hkv key/value heads, D head width, C = dim, F = hidden_dim, V vocabulary.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lookback/model_config.hpp"
+
+namespace lookback {
+
+// One tensor of a config: its safetensors name, shape and place in the weight buffer.
+struct TensorSpec {
+  std::string name;
+  std::vector<int> shape;
+  std::size_t offset = 0;  // in floats
+  std::size_t size() const;
+};
+
+// Every tensor of the config in buffer order (see model_config.hpp for names and shapes).
+std::vector<TensorSpec> tensor_specs(const ModelConfig& c);
+
+// A named view for writing files: shape and float data owned by someone else.
+struct NamedTensor {
+  std::string name;
+  std::vector<int> shape;
+  const float* data = nullptr;
+};
+
+// Pointers of one layer's tensors into the weight buffer.
+struct LayerView {
+  const float* attention_norm;  // [C]
+  const float* wqkv;            // [H*D + 2*Hkv*D, C]: wq, wk, wv stacked
+  const float* q_norm;          // [D] or null
+  const float* k_norm;          // [D] or null
+  const float* wo;              // [C, H*D]
+  const float* ffn_norm;        // [C]
+  const float* w13;             // [2F, C] (swiglu: w1 then w3) or [F, C] (gelu: w1)
+  const float* w2;              // [C, F]
+};
+
+class Weights {
+ public:
+  // All zeros; validates the config (ModelError).
+  explicit Weights(const ModelConfig& c);
+
+  const ModelConfig& config() const { return config_; }
+  const std::vector<TensorSpec>& specs() const { return specs_; }
+  float* data() { return buffer_.data(); }
+  const float* data() const { return buffer_.data(); }
+  std::size_t size() const { return buffer_.size(); }
+
+  // The spec of a tensor by name, or null.
+  const TensorSpec* find(const std::string& name) const;
+  // Pointer to a tensor by name; throws ModelError when the config has no such tensor.
+  float* tensor(const std::string& name);
+  const float* tensor(const std::string& name) const;
+
+  const float* embedding() const;   // [V, C]
+  LayerView layer(int l) const;
+  const float* final_norm() const;  // [C]
+  const float* classifier() const;  // [V, C]: output.weight, or the embedding when tied
+
+  // Views of every tensor, in buffer order, for writers.
+  std::vector<NamedTensor> named() const;
+
+  // Throws ModelError naming the first tensor and index holding NaN or ±Inf.
+  void check_finite() const;
+
+ private:
+  ModelConfig config_;
+  std::vector<TensorSpec> specs_;
+  std::vector<float> buffer_;
+  std::vector<std::size_t> layer_offsets_;  // offset of each layer's first tensor
+  std::size_t norm_offset_ = 0, classifier_offset_ = 0;
+};
+
+// Weights for tests and demos: matrices uniform in ±1/sqrt(in), norm weights near 1, embedding in ±1,
+// from a seeded generator (the same natively and in WebAssembly).
+Weights random_weights(const ModelConfig& c, std::uint64_t seed);
+
+// "[3, 17]" style index of a flat position in a shape, for messages.
+std::string index_in_shape(std::size_t flat, const std::vector<int>& shape);
+
+}  // namespace lookback
