@@ -1,10 +1,12 @@
-// The chapter controller: installs the compute controller (one worker for the page), renders formulas, and
-// runs the page's own computations. Widgets are wired through their events, never imported by the API.
-// Not a widget and not the API.
-import { installComputeController } from './compute.js';
+// The chapter controller: installs the compute controller (one worker for the page), defines the widgets,
+// renders formulas, tracks the contents bar and runs the page's own first computation. Not a widget and not
+// the API: widgets reach the core only through the controller's answers to their events.
+import { client } from './install.js';
+import '../widgets/all.js';
 import { renderMath } from './math.js';
 import { firstComputation } from './first-computation.js';
+import { trackContents } from './contents.js';
 
-const client = installComputeController(document);
 renderMath(document);
+trackContents(document);
 firstComputation(client, document.getElementById('first-computation'));

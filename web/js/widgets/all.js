@@ -1,0 +1,10 @@
+// Defines every lookback widget (each file registers its own custom element on import). Imported by the chapter
+// and by web/lookback.js. Not a controller: installing one is the importer's job.
+import './window.js';
+import './qkv-plane.js';
+import './worked-example.js';
+import './scaling.js';
+import './mask-builder.js';
+import './cost.js';
+import './quiz.js';
+import './review-cards.js';

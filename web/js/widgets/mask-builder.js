@@ -1,0 +1,364 @@
+// <lookback-mask-builder>: a T x T mask the reader toggles (row = the token that looks, column = the token it may
+// see); with equal scores the core's softmax shows how each row renormalises, and reports fully masked rows.
+// The leak test runs a small attention layer with fixed seeded random W_Q, W_K, W_V: edit a later token and see
+// which outputs change, with the reader's mask and with none. Not a trained model.
+import { LookbackWidget, define, esc, fmt, seeded } from './widget-kit.js';
+import { drawReport } from './export.js';
+
+const WORDS = ['the', 'cat', 'sat', 'down', 'on', 'the', 'warm', 'mat'];
+const D_MODEL = 8, D_HEAD = 4;
+const CHANGED = 1e-6;   // an output counts as changed when some entry moves by more than this
+
+const CSS = `
+.top { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; align-items: flex-start; margin-top: .5rem; }
+.gridbox { flex: none; max-width: 100%; }
+.gridbox .hint { max-width: 23rem; }
+.side { flex: 1 1 13rem; }
+table.grid { border-collapse: separate; border-spacing: 3px; }
+table.grid th { font-weight: 500; font-size: .8rem; color: var(--lb-muted); padding: 0 .2rem; }
+table.grid thead th { writing-mode: vertical-rl; transform: rotate(180deg); text-align: left; height: 3.2rem; }
+table.grid td { padding: 0; }
+table.grid button { width: 2.7rem; height: 2.4rem; min-width: 0; padding: 0; font: 500 .78rem var(--lb-mono);
+  border-radius: 5px; }
+table.grid button[aria-pressed="false"] {
+  background: repeating-linear-gradient(45deg, var(--lb-page), var(--lb-page) 4px, var(--lb-rule) 4px, var(--lb-rule) 6px);
+  color: var(--lb-muted); }
+table.grid button.future[aria-pressed="true"] { background: var(--lb-accent-2); border-color: var(--lb-accent-2); color: var(--lb-on-accent); }
+table.grid tr.empty th { color: var(--lb-accent-2); font-weight: 700; }
+.verdict { font-weight: 600; margin: .4rem 0; }
+.warn { color: var(--lb-accent-2); font-weight: 600; }
+.tokens { display: flex; flex-wrap: wrap; gap: .3rem; margin: .4rem 0; }
+.tokens input { width: 5.2rem; }
+.tokens input.edited { border-color: var(--lb-accent-2); border-width: 2px; }
+td.yes { color: var(--lb-accent-2); font-weight: 600; }
+td.no { color: var(--lb-muted); }
+h3.sub { margin: .8rem 0 .2rem; font-size: .95rem; }
+select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-radius: 6px; min-height: 34px; }
+`;
+
+class MaskBuilder extends LookbackWidget {
+  static css = CSS;
+  static observedAttributes = ['size', 'words', 'mask', 'seed'];
+
+  constructor() {
+    super();
+    this.focus = [0, 0];
+    this.readAttributes();
+  }
+
+  readAttributes() {
+    const T = Math.max(2, Math.min(8, Number.parseInt(this.getAttribute('size') ?? '4', 10) || 4));
+    let words = WORDS;
+    try {
+      const w = JSON.parse(this.getAttribute('words') || 'null');
+      if (Array.isArray(w) && w.length >= T) words = w.map(String);
+    } catch { /* the default words */ }
+    this.T = T;
+    this.base = words.slice(0, T);
+    this.tokens = this.base.slice();
+    this.seed = Number.parseInt(this.getAttribute('seed') ?? '7', 10) || 7;
+    this.layer = null;
+    this.projected = null;
+    this.mask = this.presetMask(this.getAttribute('mask') || 'causal');
+  }
+
+  presetMask(name) {
+    const T = this.T;
+    if (name.trim().startsWith('[')) {
+      try {
+        const m = JSON.parse(name);
+        if (m.length === T && m.every((r) => r.length === T)) return m.map((r) => r.map((x) => (x ? 1 : 0)));
+      } catch { /* fall through */ }
+    }
+    return Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) =>
+      (name === 'full' ? 1 : name === 'none' ? 0 : name === 'diagonal' ? Number(i === j) : Number(j <= i))));
+  }
+
+  attributeChangedCallback() {
+    this.readAttributes();
+    if (this._built) {
+      this.buildGrid();
+      this.buildTokens();
+      this.invalidate({ now: true });
+    }
+  }
+
+  build() {
+    this.root.innerHTML = `
+      <p class="title">Build a mask</p>
+      <div class="row">
+        <label>tokens <select class="size">${[2, 3, 4, 5, 6, 7, 8].map((n) => `<option>${n}</option>`).join('')}</select></label>
+        <button type="button" data-preset="causal">causal</button>
+        <button type="button" data-preset="full">all visible</button>
+        <button type="button" data-preset="diagonal">only itself</button>
+        <button type="button" data-preset="none">all hidden</button>
+      </div>
+      <div class="top">
+        <div class="gridbox">
+          <div class="scroll"><table class="grid" role="grid" aria-label="Mask: rows look, columns are looked at. Pressed cells are visible."></table></div>
+          <p class="hint">Each cell shows the weight that row gives that column when all scores are equal.
+            Hatched cells are hidden (score set to −∞ before softmax). Arrow keys move, Space toggles.</p>
+        </div>
+        <div class="side">
+          <p class="verdict" aria-live="polite"></p>
+          <p class="warn" role="status"></p>
+        </div>
+      </div>
+      <div class="leakbox">
+          <h3 class="sub">Leak test</h3>
+          <p class="hint">A small attention layer with fixed random weights. Change a later word and compare each
+            position's output with the original sentence, using your mask and using no mask at all.</p>
+          <div class="tokens" role="group" aria-label="Tokens (editable)"></div>
+          <div class="row"><button type="button" class="change-last">change the last word</button>
+            <button type="button" class="reset-words">original words</button></div>
+          <div class="scroll"><table class="num leak">
+            <caption>Did this position's output change?</caption>
+            <thead><tr><th scope="col">position</th><th scope="col">with your mask</th><th scope="col">with no mask</th></tr></thead>
+            <tbody></tbody></table></div>
+          <p class="leak-say" aria-live="polite"></p>
+      </div>`;
+    this.grid = this.root.querySelector('table.grid');
+    this.root.querySelector('.size').addEventListener('change', (e) => this.setAttribute('size', e.target.value));
+    this.root.querySelector('.row').addEventListener('click', (e) => {
+      const p = e.target.closest('button')?.dataset.preset;
+      if (!p) return;
+      this.markInput();
+      this.mask = this.presetMask(p);
+      this.syncGrid();
+      this.invalidate({ now: true });
+    });
+    this.grid.addEventListener('click', (e) => {
+      const b = e.target.closest('button');
+      if (!b) return;
+      this.toggle(Number(b.dataset.i), Number(b.dataset.j));
+    });
+    this.grid.addEventListener('keydown', (e) => this.onGridKey(e));
+    this.root.querySelector('.tokens').addEventListener('input', (e) => {
+      const i = Number(e.target.dataset.i);
+      this.markInput();
+      this.tokens[i] = e.target.value;
+      this.projected = null;
+      this.syncTokens();
+      this.invalidate();
+    });
+    this.root.querySelector('.change-last').addEventListener('click', () => {
+      const i = this.T - 1;
+      const options = ['rug', 'roof', 'bed', 'log', 'hat', 'box'];
+      this.tokens[i] = options[(options.indexOf(this.tokens[i]) + 1) % options.length];
+      this.markInput();
+      this.projected = null;
+      this.buildTokens();
+      this.invalidate({ now: true });
+    });
+    this.root.querySelector('.reset-words').addEventListener('click', () => {
+      this.tokens = this.base.slice();
+      this.markInput();
+      this.projected = null;
+      this.buildTokens();
+      this.invalidate({ now: true });
+    });
+    this.buildGrid();
+    this.buildTokens();
+  }
+
+  buildGrid() {
+    const T = this.T;
+    this.root.querySelector('.size').value = String(T);
+    this.focus = [Math.min(this.focus[0], T - 1), Math.min(this.focus[1], T - 1)];
+    this.grid.innerHTML = `<thead><tr><td></td>${this.base.map((w, j) => `<th scope="col">${j + 1} ${esc(w)}</th>`).join('')}</tr></thead>
+      <tbody>${this.base.map((w, i) => `<tr data-row="${i}"><th scope="row">${i + 1} ${esc(w)}</th>${this.base.map((_, j) =>
+        `<td role="gridcell"><button type="button" data-i="${i}" data-j="${j}" tabindex="-1"></button></td>`).join('')}</tr>`).join('')}</tbody>`;
+    this.syncGrid();
+  }
+
+  syncGrid(weights) {
+    const T = this.T;
+    for (const b of this.grid.querySelectorAll('button')) {
+      const i = Number(b.dataset.i), j = Number(b.dataset.j);
+      const on = this.mask[i][j] === 1;
+      b.setAttribute('aria-pressed', String(on));
+      b.classList.toggle('future', j > i);
+      b.tabIndex = i === this.focus[0] && j === this.focus[1] ? 0 : -1;
+      const w = weights ? weights[i * T + j] : null;
+      b.textContent = on ? (w === null ? '·' : fmt(w)) : '−∞';
+      b.setAttribute('aria-label', `${this.base[i]} (${i + 1}) sees ${this.base[j]} (${j + 1}): ${on ? `visible${w === null ? '' : `, weight ${fmt(w)}`}` : 'hidden'}${j > i ? ', future' : ''}`);
+    }
+  }
+
+  buildTokens() {
+    const box = this.root.querySelector('.tokens');
+    box.innerHTML = this.tokens.map((t, i) => `<input type="text" data-i="${i}" value="${esc(t)}" aria-label="token ${i + 1}" spellcheck="false" autocomplete="off">`).join('');
+    this.syncTokens();
+  }
+
+  syncTokens() {
+    this.root.querySelectorAll('.tokens input').forEach((inp, i) => inp.classList.toggle('edited', this.tokens[i] !== this.base[i]));
+  }
+
+  toggle(i, j) {
+    this.markInput();
+    this.mask[i][j] = this.mask[i][j] ? 0 : 1;
+    this.focus = [i, j];
+    this.syncGrid(this.weights);
+    this.invalidate({ now: true });
+  }
+
+  onGridKey(e) {
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    let [i, j] = this.focus;
+    if (moves[e.key]) {
+      i = Math.max(0, Math.min(this.T - 1, i + moves[e.key][0]));
+      j = Math.max(0, Math.min(this.T - 1, j + moves[e.key][1]));
+    } else if (e.key === 'Home') j = 0;
+    else if (e.key === 'End') j = this.T - 1;
+    else return;
+    e.preventDefault();
+    this.focus = [i, j];
+    this.syncGrid(this.weights);
+    this.grid.querySelector(`button[data-i="${i}"][data-j="${j}"]`).focus();
+  }
+
+  // The fixed random layer: embeddings of words (seeded by the word's text) and W_Q, W_K, W_V (seeded by `seed`).
+  ensureLayer() {
+    if (this.layer) return this.layer;
+    const { normal } = seeded(this.seed);
+    const w = () => Float32Array.from({ length: D_MODEL * D_HEAD }, () => normal() / Math.sqrt(D_MODEL));
+    this.layer = { wq: w(), wk: w(), wv: w() };
+    return this.layer;
+  }
+
+  embed(words) {
+    const x = new Float32Array(words.length * D_MODEL);
+    words.forEach((word, i) => {
+      const { normal } = seeded(hash(word.trim().toLowerCase()));
+      for (let c = 0; c < D_MODEL; c++) x[i * D_MODEL + c] = normal();
+    });
+    return x;
+  }
+
+  async compute() {
+    const T = this.T;
+    const mask = Uint8Array.from(this.mask.flat());
+    const equal = new Float32Array(T * T);
+    const layer = this.ensureLayer();
+    const soft = this.ask('softmax', [equal, { rows: T, cols: T, mask }], 'grid');
+    soft.catch(() => {});  // awaited below; this only keeps an early failure from going unhandled
+    if (!this.projected) {
+      // original and edited sentences stacked: rows 0..T-1 and T..2T-1
+      const x = new Float32Array(2 * T * D_MODEL);
+      x.set(this.embed(this.base), 0);
+      x.set(this.embed(this.tokens), T * D_MODEL);
+      const [q, k, v] = await Promise.all(['wq', 'wk', 'wv'].map((n) =>
+        this.ask('gemm', [x, layer[n], { M: 2 * T, N: D_HEAD, K: D_MODEL }], `proj-${n}`)));
+      const half = (a, h) => a.slice(h * T * D_HEAD, (h + 1) * T * D_HEAD);
+      this.projected = { base: [half(q, 0), half(k, 0), half(v, 0)], edit: [half(q, 1), half(k, 1), half(v, 1)] };
+    }
+    const { base, edit } = this.projected;
+    const opts = (m) => ({ T, d: D_HEAD, mask: m, weights: false });
+    const full = new Uint8Array(T * T).fill(1);
+    const [g, bm, em, bn, en] = await Promise.all([
+      soft,
+      this.ask('attention', [...base, opts(mask)], 'base-mask'),
+      this.ask('attention', [...edit, opts(mask)], 'edit-mask'),
+      this.ask('attention', [...base, opts(full)], 'base-none'),
+      this.ask('attention', [...edit, opts(full)], 'edit-none'),
+    ]);
+    const diff = (a, b) => Array.from({ length: T }, (_, t) => {
+      let m = 0;
+      for (let c = 0; c < D_HEAD; c++) m = Math.max(m, Math.abs(a.output[t * D_HEAD + c] - b.output[t * D_HEAD + c]));
+      return m;
+    });
+    this.weights = Array.from(g.weights);
+    this.emptyRows = g.emptyRows;
+    this.leak = { withMask: diff(bm, em), noMask: diff(bn, en), outputs: { base: Array.from(bm.output), edited: Array.from(em.output) } };
+    this.render();
+  }
+
+  isCausal() {
+    for (let i = 0; i < this.T; i++) for (let j = i + 1; j < this.T; j++) if (this.mask[i][j]) return false;
+    return true;
+  }
+
+  firstPeek() {
+    for (let i = 0; i < this.T; i++) for (let j = i + 1; j < this.T; j++) if (this.mask[i][j]) return [i, j];
+    return null;
+  }
+
+  render() {
+    this.syncGrid(this.weights);
+    const emptyRows = this.mask.map((r, i) => (r.some(Boolean) ? -1 : i)).filter((i) => i >= 0);
+    this.grid.querySelectorAll('tbody tr').forEach((tr, i) => tr.classList.toggle('empty', emptyRows.includes(i)));
+    const causal = this.isCausal();
+    const peek = this.firstPeek();
+    const standard = this.mask.every((r, i) => r.every((x, j) => x === Number(j <= i)));
+    this.root.querySelector('.verdict').textContent = causal
+      ? (standard ? 'This is the causal mask: every token sees itself and everything before it, nothing after.'
+        : 'This mask is causal: no token can see a later one (it also hides some earlier ones).')
+      : `This mask is not causal: "${this.base[peek[0]]}" (${peek[0] + 1}) can see "${this.base[peek[1]]}" (${peek[1] + 1}), a later token.`;
+    this.dataset.causal = String(causal);
+    const warn = this.root.querySelector('.warn');
+    warn.textContent = this.emptyRows > 0
+      ? `Warning: ${this.emptyRows} fully masked row${this.emptyRows > 1 ? 's' : ''} (${emptyRows.map((i) => `"${this.base[i]}"`).join(', ')}): every score is −∞, so softmax has nothing to share out. The core reports it and returns zeros; a naive softmax returns NaN.`
+      : '';
+    this.dataset.emptyRows = String(this.emptyRows);
+    const editedAt = this.tokens.map((t, i) => (t !== this.base[i] ? i : -1)).filter((i) => i >= 0);
+    const first = editedAt.length ? editedAt[0] : -1;
+    const yes = (x) => x > CHANGED;
+    this.root.querySelector('table.leak tbody').innerHTML = this.base.map((w, t) => {
+      const a = yes(this.leak.withMask[t]), b = yes(this.leak.noMask[t]);
+      return `<tr data-pos="${t}" class="${first >= 0 && t < first ? 'earlier' : ''}"><th scope="row">${t + 1} ${esc(this.tokens[t])}</th>
+        <td class="${a ? 'yes' : 'no'}" data-changed="${a}">${a ? 'changed' : 'same'}</td><td class="${b ? 'yes' : 'no'}" data-changed="${b}">${b ? 'changed' : 'same'}</td></tr>`;
+    }).join('');
+    let say = 'Edit a word (the last one, say) to run the test.';
+    if (first >= 0) {
+      const leakedMask = this.leak.withMask.some((x, t) => t < first && yes(x));
+      const leakedNone = this.leak.noMask.some((x, t) => t < first && yes(x));
+      say = `You changed token ${first + 1}. With your mask, ${leakedMask ? 'some earlier outputs changed: the future leaks in' : 'no earlier output changed'}; `
+        + `with no mask, ${leakedNone ? 'earlier outputs changed too' : 'no earlier output changed'}.`;
+      this.dataset.leak = String(leakedMask);
+    } else delete this.dataset.leak;
+    this.root.querySelector('.leak-say').textContent = say;
+    this.emit('lookback-change', { mask: this.mask.map((r) => r.slice()), weights: this.weights, emptyRows: this.emptyRows,
+      causal, tokens: this.tokens.slice(), changedWithMask: this.leak.withMask.map(yes), changedWithoutMask: this.leak.noMask.map(yes) });
+  }
+
+  exportData() {
+    const T = this.T;
+    const w = this.weights || [];
+    const json = { tokens: this.base, edited: this.tokens, mask: this.mask, causal: this.isCausal(),
+      weights: this.mask.map((_, i) => w.slice(i * T, (i + 1) * T)), emptyRows: this.emptyRows,
+      leak: this.leak ? { maxChangeWithMask: this.leak.withMask, maxChangeWithoutMask: this.leak.noMask } : null,
+      layer: { dModel: D_MODEL, dHead: D_HEAD, seed: this.seed } };
+    const csv = [['row', 'word', ...this.base.map((x, j) => `w_${j + 1}_${x}`), 'change_with_mask', 'change_without_mask'],
+      ...this.base.map((x, i) => [i + 1, x, ...this.mask[i].map((m, j) => (m ? w[i * T + j] : '-inf')),
+        this.leak?.withMask[i], this.leak?.noMask[i]])];
+    return { json, csv };
+  }
+
+  exportCanvas() {
+    const T = this.T, w = this.weights || [];
+    return drawReport(this, {
+      title: 'Mask and weights (equal scores)',
+      blocks: [
+        { table: { header: ['', ...this.base.map((x, j) => `${j + 1} ${x}`)],
+          rows: this.base.map((x, i) => [`${i + 1} ${x}`, ...this.mask[i].map((m, j) => (m ? fmt(w[i * T + j]) : '-inf'))]),
+          fill: (i, c) => (c === 0 ? null : this.mask[i][c - 1] ? (c - 1 > i ? 'rgba(192, 57, 43, 0.35)' : 'rgba(47, 95, 208, 0.18)') : 'rgba(128, 128, 128, 0.25)') } },
+        { text: this.root.querySelector('.verdict').textContent },
+        ...(this.emptyRows ? [{ text: this.root.querySelector('.warn').textContent }] : []),
+        { table: { caption: `Leak test: ${this.tokens.join(' ')}`, header: ['position', 'with your mask', 'with no mask'],
+          rows: this.base.map((_, t) => [`${t + 1} ${this.tokens[t]}`, this.leak?.withMask[t] > CHANGED ? 'changed' : 'same',
+            this.leak?.noMask[t] > CHANGED ? 'changed' : 'same']) } },
+      ],
+    });
+  }
+}
+
+// FNV-1a of a string, as a seed.
+function hash(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+define('lookback-mask-builder', MaskBuilder);
+export { MaskBuilder };

@@ -1,0 +1,246 @@
+// <lookback-quiz>: multiple-choice questions with an explanation for every answer, a score, and the reader's
+// answers kept in localStorage (attribute quiz-id) so they survive a reload. Built-in sets via set="sinks" |
+// "mask" | "order", or the author's own in a child <script type="application/json">. Where an explanation quotes a
+// softmax, the core computes it. Not a grading system: nothing leaves the browser.
+import { LookbackWidget, define, esc, fmt, storage } from './widget-kit.js';
+import { drawReport } from './export.js';
+
+export const QUIZ_SETS = {
+  sinks: {
+    title: 'Quiz: attention cannot look nowhere',
+    questions: [
+      {
+        q: 'A query scores four keys −3, −5, −4 and −6: none of them fits. What does softmax make of that?',
+        options: [
+          { text: 'All four weights are 0, because no key fits.', why: 'Softmax never gives 0 for a finite score: e to any number is positive, and the weights are divided by their sum, so they always add up to 1.' },
+          { text: 'The weights still add up to 1, and the key scored −3 gets the most.', correct: true, why: 'Only the differences between scores matter. Computed now: {weights}. The least bad key wins.' },
+          { text: 'The weights are negative, like the scores.', why: 'Weights are e^score divided by a sum of such terms: always positive, whatever the sign of the scores.' },
+        ],
+        live: { softmax: [-3, -5, -4, -6] },
+      },
+      {
+        q: 'Why do trained models park so much weight on the start mark ◆?',
+        options: [
+          { text: 'The start mark carries the most important information in the text.', why: 'It carries almost none: it is the same token at the start of every text.' },
+          { text: 'A head must put its weight somewhere; a fixed token whose value changes little is a harmless place when nothing else fits.', correct: true, why: 'That is an attention sink: the weights sum to 1, so a head that has nothing to fetch needs a place to put them, and the model learns to make ◆ that place.' },
+          { text: 'The causal mask forces every token to look at the first token.', why: 'The mask only hides later tokens. Every earlier token, ◆ included, is visible; none is forced.' },
+        ],
+      },
+      {
+        q: 'In one head, the token "put" gives 0.8 of its weight to ◆. What can you conclude?',
+        options: [
+          { text: 'That ◆ is what matters most for predicting the next word.', why: 'A weight says where the head looked, not what the prediction depends on. A sink takes weight precisely because its value does little.' },
+          { text: 'Little by itself: this head may simply have nothing to fetch here. To know what matters, change the input and watch the prediction.', correct: true, why: 'Weights suggest, tests decide: remove or change a token and see whether the output moves.' },
+        ],
+      },
+    ],
+  },
+  mask: {
+    title: 'Quiz: the causal mask',
+    questions: [
+      {
+        q: 'Where does the causal mask go?',
+        options: [
+          { text: 'On the scores, before softmax: the future gets −∞.', correct: true, why: 'e^−∞ = 0, so the future gets weight 0 and the visible scores share the whole 1. Scores 1, 2, 3 with the third hidden, computed now: {weights}.' },
+          { text: 'On the weights, after softmax: set the future\'s weights to 0.', why: 'Then the future has already taken its share of the normalisation, so the row no longer sums to 1, and its score still shaped the other weights.' },
+        ],
+        live: { softmax: [1, 2, 3], mask: [1, 1, 0] },
+      },
+      {
+        q: 'Training loss falls far lower than you expected, yet generated text is nonsense. What do you check first?',
+        options: [
+          { text: 'The learning rate.', why: 'A bad learning rate makes the loss fall slowly or blow up, not fall suspiciously far.' },
+          { text: 'The mask: can position t see token t+1, the very token it must predict?', correct: true, why: 'Then training is copying, not predicting. The leak test catches it: change a later token and check that no earlier output moves.' },
+        ],
+      },
+    ],
+  },
+  order: {
+    title: 'Quiz: order blindness',
+    questions: [
+      {
+        q: 'With no position information at all, you shuffle the tokens before the last one. What happens to the last token\'s output?',
+        options: [
+          { text: 'It stays exactly the same.', correct: true, why: 'Each key keeps its score and each value its weight; only their place in the sum moves, and a sum does not care about order.' },
+          { text: 'It changes, because every score changes.', why: 'A score depends on the query and one key, not on where the key sits. Shuffling moves the scores around but changes none of them.' },
+          { text: 'It becomes undefined, because the keys no longer line up with the values.', why: 'Each key travels with its own value: they come from the same token.' },
+        ],
+      },
+      {
+        q: 'Does the causal mask give the model word order?',
+        options: [
+          { text: 'Completely: each position sees a different set of tokens.', why: 'Each position sees a different number of tokens, but within what it sees, order is still invisible.' },
+          { text: 'Only a little: a token can tell how many tokens it sees, not in which order they came.', correct: true, why: 'Shuffle the earlier tokens and the last output is unchanged even with the mask. Order has to be put into the queries and keys.' },
+        ],
+      },
+      {
+        q: 'How does RoPE give attention a sense of position?',
+        options: [
+          { text: 'It adds a learned vector for each position to the token\'s embedding.', why: 'That is learned absolute positions, an older method.' },
+          { text: 'It rotates each query and key by angles that grow with its position, so a score depends on how far apart the two tokens are.', correct: true, why: 'Rotating q by its position and k by its position changes their dot product by an amount that depends only on the difference of the positions.' },
+          { text: 'It sorts the keys by position before the softmax.', why: 'The softmax and the sum do not care about order; sorting would change nothing.' },
+        ],
+      },
+    ],
+  },
+};
+
+const CSS = `
+ol { padding-left: 1.3rem; margin: .3rem 0; }
+li { margin-bottom: .9rem; }
+fieldset { border: 0; padding: 0; margin: 0; }
+legend { font-weight: 600; padding: 0; margin-bottom: .3rem; }
+label.opt { display: flex; gap: .5rem; align-items: flex-start; padding: .35rem .5rem; border-radius: 6px;
+  border: 1px solid transparent; cursor: pointer; }
+label.opt:hover { border-color: var(--lb-rule); }
+label.opt input { margin-top: .3rem; accent-color: var(--lb-accent); width: 1.1rem; height: 1.1rem; flex: none; }
+label.opt.right { border-color: var(--lb-accent); }
+label.opt.wrong { border-color: var(--lb-accent-2); }
+.feedback { margin: .3rem 0 0 .5rem; }
+.feedback b.ok { color: var(--lb-accent); }
+.feedback b.no { color: var(--lb-accent-2); }
+.score { font-weight: 600; }
+`;
+
+
+class Quiz extends LookbackWidget {
+  static css = CSS;
+  static observedAttributes = ['set', 'quiz-id'];
+
+  constructor() {
+    super();
+    this.live = new Map();
+  }
+
+  get storageKey() {
+    return `lookback.quiz.${this.getAttribute('quiz-id') || this.getAttribute('set') || 'default'}`;
+  }
+
+  loadSet() {
+    const own = this.querySelector('script[type="application/json"]');
+    if (own) {
+      try {
+        const data = JSON.parse(own.textContent);
+        if (Array.isArray(data.questions)) return data;
+      } catch (err) {
+        console.warn(`<${this.localName}>: the quiz JSON could not be read (${err.message})`);
+      }
+    }
+    return QUIZ_SETS[this.getAttribute('set')] || QUIZ_SETS.sinks;
+  }
+
+  attributeChangedCallback() {
+    if (this._built) {
+      this.live.clear();
+      this.build();
+      this.root.append(this.exportBar());
+      this.invalidate({ now: true });
+    }
+  }
+
+  build() {
+    this.data = this.loadSet();
+    this.answers = storage.get(this.storageKey)?.answers || {};
+    this.root.innerHTML = `<p class="title">${esc(this.data.title || 'Quiz')}</p>
+      <ol>${this.data.questions.map((item, i) => `<li><fieldset data-q="${i}"><legend>${esc(item.q)}</legend>
+        ${item.options.map((o, j) => `<label class="opt"><input type="radio" name="q${i}" value="${j}"><span>${esc(o.text)}</span></label>`).join('')}
+        <p class="feedback" aria-live="polite"></p></fieldset></li>`).join('')}</ol>
+      <div class="row"><p class="score" aria-live="polite"></p><button type="button" class="reset">Clear my answers</button></div>`;
+    this.root.querySelector('ol').addEventListener('change', (e) => {
+      const input = e.target;
+      if (input.type !== 'radio') return;
+      const q = Number(input.name.slice(1));
+      this.answers[q] = Number(input.value);
+      storage.set(this.storageKey, { answers: this.answers });
+      this.show();
+      const item = this.data.questions[q];
+      this.emit('lookback-answer', { quiz: this.storageKey, question: q, chosen: this.answers[q],
+        correct: !!item.options[this.answers[q]].correct, score: this.score() });
+    });
+    this.root.querySelector('.reset').addEventListener('click', () => {
+      this.answers = {};
+      storage.remove(this.storageKey);
+      this.show();
+    });
+    this.show();
+  }
+
+  score() {
+    const qs = this.data.questions;
+    const answered = Object.keys(this.answers).filter((k) => qs[k]);
+    return { right: answered.filter((k) => qs[k].options[this.answers[k]]?.correct).length, answered: answered.length, total: qs.length };
+  }
+
+  async compute() {
+    const jobs = this.data.questions.map(async (item, i) => {
+      if (!item.live?.softmax || this.live.has(i)) return;
+      const x = Float32Array.from(item.live.softmax);
+      const opts = { rows: 1, cols: x.length, temperature: item.live.temperature ?? 1 };
+      if (item.live.mask) opts.mask = Uint8Array.from(item.live.mask);
+      const r = await this.ask('softmax', [x, opts], `live-${i}`);
+      this.live.set(i, r);
+    });
+    await Promise.all(jobs);
+    this.show();
+  }
+
+  explain(i, text) {
+    const r = this.live.get(i);
+    if (!text.includes('{')) return text;
+    if (!r) return text.replace(/\{weights\}/g, '(computing…)');
+    return text.replace(/\{weights\}/g, Array.from(r.weights, (w) => fmt(w, 3)).join(', '))
+      .replace(/\{sum\}/g, fmt(Array.from(r.weights).reduce((a, w) => a + w, 0), 3));
+  }
+
+  show() {
+    this.data.questions.forEach((item, i) => {
+      const fs = this.root.querySelector(`fieldset[data-q="${i}"]`);
+      const chosen = this.answers[i];
+      fs.querySelectorAll('input').forEach((inp, j) => {
+        inp.checked = chosen === j;
+        inp.closest('label').classList.toggle('right', chosen === j && !!item.options[j].correct);
+        inp.closest('label').classList.toggle('wrong', chosen === j && !item.options[j].correct);
+      });
+      const fb = fs.querySelector('.feedback');
+      if (chosen === undefined || !item.options[chosen]) {
+        fb.innerHTML = '';
+        fs.dataset.state = 'open';
+      } else {
+        const o = item.options[chosen];
+        fs.dataset.state = o.correct ? 'right' : 'wrong';
+        fb.innerHTML = `<b class="${o.correct ? 'ok' : 'no'}">${o.correct ? 'Right.' : 'Not quite.'}</b> ${esc(this.explain(i, o.why))}`;
+      }
+    });
+    const s = this.score();
+    const el = this.root.querySelector('.score');
+    el.textContent = s.answered ? `Score: ${s.right} of ${s.total} right${s.answered < s.total ? ` (${s.answered} answered)` : ''}` : `${s.total} questions`;
+    this.dataset.score = `${s.right}/${s.total}`;
+  }
+
+  exportData() {
+    const qs = this.data.questions;
+    const rows = qs.map((item, i) => ({ question: item.q, chosen: this.answers[i] === undefined ? null : item.options[this.answers[i]].text,
+      right: this.answers[i] === undefined ? null : !!item.options[this.answers[i]].correct,
+      answer: item.options.find((o) => o.correct)?.text }));
+    return { json: { quiz: this.storageKey, score: this.score(), questions: rows },
+      csv: [['question', 'chosen', 'right', 'correct_answer'], ...rows.map((r) => [r.question, r.chosen, r.right, r.answer])] };
+  }
+
+  exportCanvas() {
+    const s = this.score();
+    return drawReport(this, {
+      title: this.data.title || 'Quiz',
+      blocks: [
+        ...this.data.questions.flatMap((item, i) => {
+          const c = this.answers[i];
+          return [{ text: `${i + 1}. ${item.q}`, bold: true, size: 13 },
+            { text: c === undefined ? 'not answered' : `${item.options[c].correct ? 'right' : 'not quite'}: ${item.options[c].text}`, size: 13 }];
+        }),
+        { text: `Score: ${s.right} of ${s.total} right`, bold: true },
+      ],
+    });
+  }
+}
+
+define('lookback-quiz', Quiz);
+export { Quiz };

@@ -1,0 +1,312 @@
+// The shared base of the lookback widgets: a shadow root styled from the chapter's CSS variables (with
+// fallbacks, light and dark), computation through requestCompute with stale answers ignored, work paused while
+// off screen, requestAnimationFrame coalescing of input, timing marks, and the PNG/JSON/CSV export bar.
+// Not a custom element itself, and it imports neither the API nor the worker.
+import { requestCompute } from './compute-event.js';
+import { canvasToPNG, downloadBlob, toCSV } from './export.js';
+
+const BASE_CSS = `
+:host {
+  --lb-panel: var(--panel, #f3f2ec); --lb-page: var(--bg, #fdfcf8); --lb-fg: var(--fg, #1d1d1f);
+  --lb-muted: var(--muted, #55555f); --lb-accent: var(--accent, #2f5fd0); --lb-accent-2: var(--accent-2, #b03325);
+  --lb-rule: var(--rule, #d6d5cc); --lb-focus: var(--focus, #f0a500); --lb-on-accent: #fff;
+  --lb-font: var(--font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
+  --lb-mono: var(--mono, ui-monospace, Menlo, Consolas, monospace);
+  display: block; position: relative; margin: 1.4rem 0; padding: .9rem 1rem .8rem; border-radius: 10px;
+  background: var(--lb-panel); color: var(--lb-fg); font: 15px/1.5 var(--lb-font); text-align: left;
+  border: 1px solid var(--lb-rule); container-type: inline-size;
+}
+@media (prefers-color-scheme: dark) {
+  :host {
+    --lb-panel: var(--panel, #1f2127); --lb-page: var(--bg, #15161a); --lb-fg: var(--fg, #ececf1);
+    --lb-muted: var(--muted, #a3a3b0); --lb-accent: var(--accent, #7fa6ff); --lb-accent-2: var(--accent-2, #ff8a7a);
+    --lb-rule: var(--rule, #33353d); --lb-focus: var(--focus, #ffc94d); --lb-on-accent: #10131a;
+  }
+}
+:host([hidden]) { display: none; }
+* { box-sizing: border-box; }
+.title { margin: 0 0 .5rem; font-size: 1rem; font-weight: 650; }
+.hint { color: var(--lb-muted); font-size: .88rem; margin: .3rem 0; }
+button, select, input { font: inherit; color: inherit; }
+button {
+  background: var(--lb-page); border: 1px solid var(--lb-rule); border-radius: 6px; padding: .3rem .7rem;
+  min-height: 34px; min-width: 34px; cursor: pointer; touch-action: manipulation;
+}
+button:hover { border-color: var(--lb-accent); }
+button[aria-pressed="true"], button[aria-selected="true"], button[aria-checked="true"] {
+  background: var(--lb-accent); color: var(--lb-on-accent); border-color: var(--lb-accent);
+}
+button:disabled { opacity: .55; cursor: default; }
+input[type="text"] {
+  background: var(--lb-page); border: 1px solid var(--lb-rule); border-radius: 6px; padding: .25rem .45rem;
+  min-height: 34px;
+}
+input[type="range"] { accent-color: var(--lb-accent); min-height: 30px; }
+:focus-visible { outline: 3px solid var(--lb-focus); outline-offset: 2px; }
+table.num { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+table.num th, table.num td { padding: .2rem .5rem; border-bottom: 1px solid var(--lb-rule); text-align: right; }
+table.num th:first-child, table.num td:first-child { text-align: left; }
+table.num caption { text-align: left; color: var(--lb-muted); font-size: .85rem; padding-bottom: .2rem; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.mono { font-family: var(--lb-mono); }
+.row { display: flex; flex-wrap: wrap; gap: .45rem; align-items: center; }
+.sr-only {
+  position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; margin: -1px; padding: 0; border: 0;
+}
+.export { display: flex; flex-wrap: wrap; gap: .35rem; justify-content: flex-end; align-items: center;
+  margin-top: .7rem; font-size: .8rem; color: var(--lb-muted); }
+.export button { font-size: .8rem; min-height: 30px; padding: .15rem .55rem; }
+.error { color: var(--lb-accent-2); font-weight: 600; }
+.status { min-height: 1.5em; }
+`;
+
+const sheets = new Map();
+function sheet(css) {
+  if (!sheets.has(css)) {
+    const s = new CSSStyleSheet();
+    s.replaceSync(css);
+    sheets.set(css, s);
+  }
+  return sheets.get(css);
+}
+
+// One observer for all widgets: a widget computes only while it is on (or near) the screen.
+let observer = null;
+function visibility() {
+  observer ??= new IntersectionObserver((entries) => {
+    for (const e of entries) e.target.setVisible(e.isIntersecting);
+  }, { rootMargin: '120px 0px' });
+  return observer;
+}
+
+let serial = 0;
+const abortError = () => Object.assign(new Error('superseded by a newer computation'), { name: 'AbortError' });
+
+export function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
+// Fixed-point text without "-0.00".
+export function fmt(x, digits = 2) {
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '-∞' : 'NaN';
+  const s = x.toFixed(digits);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
+}
+
+export function grouped(n) {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+// Reads a JSON attribute; a malformed one falls back (and says so once in the console as a warning).
+export function jsonAttr(el, name, fallback, check = () => true) {
+  const raw = el.getAttribute(name);
+  if (raw === null || raw.trim() === '') return fallback;
+  try {
+    const v = JSON.parse(raw);
+    if (check(v)) return v;
+  } catch { /* fall through */ }
+  console.warn(`<${el.localName}>: ignoring attribute ${name}="${raw}" (not the expected JSON)`);
+  return fallback;
+}
+
+// A small seeded generator (mulberry32) and standard normals (Box-Muller), for reproducible random inputs.
+export function seeded(seed) {
+  let a = seed >>> 0;
+  const uniform = () => {
+    a = (a + 0x6D2B79F5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const normal = () => {
+    let u = 0;
+    while (u === 0) u = uniform();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * uniform());
+  };
+  return { uniform, normal };
+}
+
+// localStorage that never throws (private modes refuse it; then nothing is remembered).
+export const storage = {
+  get(key) {
+    try { return JSON.parse(localStorage.getItem(key) || 'null'); } catch { return null; }
+  },
+  set(key, value) {
+    try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* not remembered */ }
+  },
+  remove(key) {
+    try { localStorage.removeItem(key); } catch { /* nothing to remove */ }
+  },
+};
+
+export class LookbackWidget extends HTMLElement {
+  // Subclasses: static css, static title; build() once; compute() (async, may call this.ask); exportData()
+  // -> {json, csv}; exportCanvas() -> canvas.
+  static css = '';
+
+  constructor() {
+    super();
+    this.root = this.attachShadow({ mode: 'open' });
+    this.root.adoptedStyleSheets = [sheet(BASE_CSS), sheet(this.constructor.css)];
+    this.key = `${this.localName}#${++serial}`;
+    this._gen = 0;
+    this._visible = false;
+    this._dirty = true;
+    this._frame = 0;
+    this._micro = false;
+    this._marked = false;
+    this._measures = 0;
+  }
+
+  connectedCallback() {
+    if (!this._built) {
+      this._built = true;
+      this.build();
+      this.root.append(this.exportBar());
+    }
+    visibility().observe(this);
+  }
+
+  disconnectedCallback() {
+    visibility().unobserve(this);
+    this.setVisible(false);
+  }
+
+  setVisible(on) {
+    this._visible = on;
+    this.toggleAttribute('data-paused', !on);
+    if (!on && this._frame) {
+      cancelAnimationFrame(this._frame);
+      this._frame = 0;
+      this._dirty = true;
+    }
+    if (on && this._dirty) this.schedule(true);
+  }
+
+  // Something changed: recompute on the next frame (continuous input) or at the end of this task (discrete
+  // input, `now`); many changes before then make one computation. Off screen, it only remembers.
+  invalidate({ now = false } = {}) {
+    this._dirty = true;
+    if (this._visible) this.schedule(now);
+  }
+
+  schedule(now) {
+    if (now) {
+      if (this._frame) {
+        cancelAnimationFrame(this._frame);
+        this._frame = 0;
+      }
+      if (!this._micro) {
+        this._micro = true;
+        queueMicrotask(() => {
+          this._micro = false;
+          this._run();
+        });
+      }
+    } else if (!this._frame && !this._micro) {
+      this._frame = requestAnimationFrame(() => {
+        this._frame = 0;
+        this._run();
+      });
+    }
+  }
+
+  async _run() {
+    if (!this._dirty || !this._visible || !this.isConnected) return;
+    this._dirty = false;
+    const gen = ++this._gen;
+    try {
+      await this.compute();
+      if (gen === this._gen) this._rendered();
+    } catch (err) {
+      if (err?.name === 'AbortError') return;
+      this.showError(err);
+    }
+  }
+
+  // One request to the core; its answer is dropped (AbortError) if a newer computation started meanwhile,
+  // unless `keep` (for work that does not depend on the live state).
+  ask(op, args, name = op, { keep = false } = {}) {
+    const gen = this._gen;
+    return requestCompute(this, op, args, `${this.key}:${name}`).then((r) => {
+      if (!keep && gen !== this._gen) throw abortError();
+      return r;
+    });
+  }
+
+  // Called by subclasses at the moment of user input; the next render measures input -> display.
+  markInput() {
+    performance.mark(`lookback:input:${this.key}`);
+    this._marked = true;
+  }
+
+  _rendered() {
+    if (this.dataset.state !== 'ready') {
+      this.dataset.state = 'ready';
+      performance.mark(`lookback:ready:${this.localName}`);
+      this.dispatchEvent(new CustomEvent('lookback-ready', { bubbles: true, composed: true }));
+    }
+    if (this._marked) {
+      this._marked = false;
+      const name = `lookback:update:${this.localName}`;
+      if (++this._measures % 400 === 0) performance.clearMeasures(name);
+      performance.measure(name, `lookback:input:${this.key}`);
+    }
+    this.showError(null);
+  }
+
+  showError(err) {
+    const el = this.root.querySelector('.error');
+    if (err) console.error(err);
+    if (el) el.textContent = err ? `Could not compute: ${err.message}` : '';
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
+  }
+
+  exportBar() {
+    const bar = document.createElement('div');
+    bar.className = 'export';
+    bar.setAttribute('role', 'group');
+    bar.setAttribute('aria-label', 'Export this view');
+    bar.innerHTML = `<span class="error" role="alert"></span><span aria-hidden="true">Save:</span>
+      <button type="button" data-format="png" aria-label="Save the current view as a PNG image">PNG</button>
+      <button type="button" data-format="json" aria-label="Save the numbers as JSON">JSON</button>
+      <button type="button" data-format="csv" aria-label="Save the numbers as CSV">CSV</button>`;
+    bar.addEventListener('click', (e) => {
+      const format = e.target.closest('button')?.dataset.format;
+      if (format) this.download(format).catch((err) => this.showError(err));
+    });
+    return bar;
+  }
+
+  async exportPNG() {
+    return canvasToPNG(await this.exportCanvas());
+  }
+
+  exportJSON() {
+    return `${JSON.stringify({ widget: this.localName, ...this.exportData().json }, null, 2)}\n`;
+  }
+
+  exportCSV() {
+    return toCSV(this.exportData().csv);
+  }
+
+  // Emits a cancelable `lookback-export` {format, blob, filename}; unless cancelled, the browser saves the file.
+  async download(format) {
+    const blob = format === 'png' ? await this.exportPNG()
+      : new Blob([format === 'json' ? this.exportJSON() : this.exportCSV()],
+        { type: format === 'json' ? 'application/json' : 'text/csv' });
+    const filename = `${this.localName.replace(/^lookback-/, '')}.${format}`;
+    const ev = new CustomEvent('lookback-export', { bubbles: true, composed: true, cancelable: true,
+      detail: { format, blob, filename } });
+    if (this.dispatchEvent(ev)) downloadBlob(blob, filename);
+    return blob;
+  }
+}
+
+export function define(name, cls) {
+  if (!customElements.get(name)) customElements.define(name, cls);
+}
