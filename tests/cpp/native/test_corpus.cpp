@@ -1,0 +1,311 @@
+// Native tests of the story corpus generator (train/corpus.hpp) and the BPE trainer
+// (train/bpe_train.hpp): determinism, split disjointness, probe labels, lengths, learned merges.
+// Small sizes only, so the whole file runs in a second or two.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/bpe.hpp"
+#include "train/bpe_train.hpp"
+#include "train/corpus.hpp"
+
+using namespace lookback;
+using corpus::Split;
+
+namespace {
+
+constexpr int B(char c) { return 2 + static_cast<unsigned char>(c); }
+
+bool is_word_char(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
+
+// Whole-word occurrences of `word` in `text`.
+int count_word(const std::string& text, const std::string& word) {
+  int n = 0;
+  for (size_t i = text.find(word); i != std::string::npos; i = text.find(word, i + 1)) {
+    const bool left = i == 0 || !is_word_char(text[i - 1]);
+    const bool right = i + word.size() >= text.size() || !is_word_char(text[i + word.size()]);
+    n += left && right;
+  }
+  return n;
+}
+
+// The text of the whole word starting at `at`.
+std::string word_at(const std::string& text, int at) {
+  int end = at;
+  while (end < static_cast<int>(text.size()) && is_word_char(text[end])) ++end;
+  return text.substr(at, end - at);
+}
+
+std::vector<corpus::Story> stories(uint64_t seed, Split split, int n, const corpus::StoryOptions& opt = {}) {
+  std::vector<corpus::Story> out;
+  for (int i = 0; i < n; ++i) out.push_back(corpus::make_story(seed, split, i, opt));
+  return out;
+}
+
+// Reference trainer: recount every pair at every step (slow, obviously right).
+std::vector<std::pair<int, int>> naive_merges(const ChunkCounts& counts, int merges_wanted) {
+  std::vector<std::pair<std::vector<int>, int64_t>> words;
+  for (const auto& [chunk, n] : counts) {
+    std::vector<int> w;
+    for (unsigned char c : chunk) w.push_back(2 + c);
+    words.emplace_back(w, n);
+  }
+  std::vector<std::pair<int, int>> merges;
+  while (static_cast<int>(merges.size()) < merges_wanted) {
+    std::map<std::pair<int, int>, int64_t> pc;
+    for (const auto& [w, n] : words)
+      for (size_t i = 0; i + 1 < w.size(); ++i) pc[{w[i], w[i + 1]}] += n;
+    std::pair<int, int> best{-1, -1};
+    int64_t best_n = 1;  // min_pair_count 2
+    for (const auto& [p, n] : pc)
+      if (n > best_n) best = p, best_n = n;  // map order: ties keep the smaller pair
+    if (best.first < 0) break;
+    const int id = 258 + static_cast<int>(merges.size());
+    merges.push_back(best);
+    for (auto& [w, n] : words) {
+      std::vector<int> m;
+      for (size_t i = 0; i < w.size(); ++i) {
+        if (i + 1 < w.size() && w[i] == best.first && w[i + 1] == best.second) m.push_back(id), ++i;
+        else m.push_back(w[i]);
+      }
+      w = m;
+    }
+  }
+  return merges;
+}
+
+}  // namespace
+
+// ---- BPE trainer -------------------------------------------------------------------------------
+
+TEST_CASE("bpe train: first merges on a tiny text") {
+  ChunkCounts counts;
+  count_chunks("ab ab ab cd", counts);
+  CHECK(counts.at("ab") == 1);
+  CHECK(counts.at(" ab") == 2);
+  BpeTrainOptions opt;
+  opt.vocab_size = 300;
+  const auto merges = train_bpe_merges(counts, opt);
+  // (a,b) occurs 3 times, then (" ", ab) twice; every other pair once (below min_pair_count 2)
+  REQUIRE(merges.size() == 2);
+  CHECK(merges[0] == std::make_pair(B('a'), B('b')));
+  CHECK(merges[1] == std::make_pair(B(' '), 258));
+}
+
+TEST_CASE("bpe train: ties go to the smaller pair and vocab_size is respected") {
+  ChunkCounts counts;
+  count_chunks("xy xy zw zw", counts);  // (x,y) 2, (" ",x) 1, (z,w) 2, (" ",z) 2
+  BpeTrainOptions opt;
+  opt.vocab_size = 259;
+  const auto one = train_bpe_merges(counts, opt);
+  REQUIRE(one.size() == 1);
+  CHECK(one[0] == std::make_pair(B(' '), B('z')));  // the smallest of the three pairs counted twice
+  CHECK_THROWS_AS(train_bpe_merges(counts, BpeTrainOptions{100, 2}), std::invalid_argument);
+}
+
+TEST_CASE("bpe train: incremental counts match a full recount") {
+  ChunkCounts counts;
+  for (int i = 0; i < 150; ++i) count_chunks(corpus::make_story(3, Split::train, i).text, counts);
+  BpeTrainOptions opt;
+  opt.vocab_size = 258 + 300;
+  const auto fast = train_bpe_merges(counts, opt);
+  CHECK(fast.size() == 300);
+  CHECK(fast == naive_merges(counts, 300));
+}
+
+TEST_CASE("bpe train: common words become single tokens, made-up names stay in pieces") {
+  ChunkCounts counts;
+  const ChunkFilter real_words = [](std::string_view c) {
+    if (!c.empty() && c[0] == ' ') c.remove_prefix(1);
+    return c.empty() || !std::isalpha(static_cast<unsigned char>(c[0])) || corpus::is_lexicon_word(c);
+  };
+  for (int i = 0; i < 3000; ++i) count_chunks(corpus::make_story(5, Split::train, i).text, counts, real_words);
+  const BpeTokenizer tok = train_bpe(counts, BpeTrainOptions{});
+  CHECK(tok.vocab_size() == 2048);
+  for (const char* w : {" the", " Mia", " doll", " said", " Tom", " kite", " she", " he"}) {
+    CAPTURE(w);
+    CHECK(tok.encode(w, false).size() == 1);
+  }
+  for (const char* w : {" Zorbin", " Plax", " Tavimo"}) {
+    CAPTURE(w);
+    CHECK(tok.encode(w, false).size() >= 2);
+  }
+  const std::string text = "At night, Mia put the doll on her bed.";
+  CHECK(tok.decode(tok.encode(text)) == text);
+}
+
+// ---- corpus ------------------------------------------------------------------------------------
+
+TEST_CASE("corpus: the same seed gives the same stories") {
+  for (Split split : {Split::train, Split::validation, Split::probe}) {
+    for (int i = 0; i < 20; ++i) {
+      const auto a = corpus::make_story(42, split, i), b = corpus::make_story(42, split, i);
+      CHECK(a.text == b.text);
+      CHECK(a.object_char == b.object_char);
+      CHECK(a.templates == b.templates);
+    }
+  }
+  CHECK(corpus::make_story(1, Split::train, 0).text != corpus::make_story(2, Split::train, 0).text);
+  CHECK(corpus::make_story(1, Split::train, 0).text != corpus::make_story(1, Split::train, 1).text);
+  const auto p1 = corpus::make_probes(9, 5), p2 = corpus::make_probes(9, 5);
+  REQUIRE(p1.size() == 15);
+  for (size_t i = 0; i < p1.size(); ++i) CHECK(corpus::probe_to_json(p1[i]) == corpus::probe_to_json(p2[i]));
+}
+
+TEST_CASE("corpus: splits never share a story, a hero/object pair or a probe name") {
+  const auto train = stories(1, Split::train, 3000);
+  const auto val = stories(1, Split::validation, 300);
+  std::set<std::string> train_texts, train_names;
+  std::set<std::pair<std::string, std::string>> train_pairs, val_pairs;
+  for (const auto& s : train) {
+    train_texts.insert(s.text);
+    train_pairs.insert({s.hero, s.object});
+    if (!s.made_up_name.empty()) train_names.insert(s.made_up_name);
+  }
+  for (const auto& s : val) {
+    CHECK(train_texts.count(s.text) == 0);
+    CHECK(train_pairs.count({s.hero, s.object}) == 0);
+    val_pairs.insert({s.hero, s.object});
+  }
+  for (const auto& p : corpus::make_probes(1, 100)) {
+    CHECK(train_texts.count(p.text) == 0);
+    if (p.kind == "name") CHECK(train_names.count(p.name) == 0);
+  }
+  for (int i = 0; i < 200; ++i) {
+    const auto s = corpus::make_story(1, Split::probe, i);
+    CHECK(train_pairs.count({s.hero, s.object}) == 0);
+    CHECK(val_pairs.count({s.hero, s.object}) == 0);
+  }
+}
+
+TEST_CASE("corpus: the object is only ever the early mention and its recall") {
+  corpus::StoryOptions opt;
+  opt.allow_object_repeat = false;
+  opt.allow_distractor = false;
+  for (const auto& s : stories(11, Split::train, 1500, opt)) {
+    CAPTURE(s.text);
+    REQUIRE(s.object_char >= 0);
+    CHECK(word_at(s.text, s.object_char) == s.object);
+    const int expected = s.recall_char >= 0 ? 2 : 1;
+    CHECK(count_word(s.text, s.object) == expected);
+    if (s.recall_char >= 0) {
+      CHECK(word_at(s.text, s.recall_char) == s.object);
+      CHECK(s.text[s.recall_char - 1] == ' ');
+    }
+  }
+}
+
+TEST_CASE("corpus: story lengths stay within bounds") {
+  const auto all = stories(4, Split::train, 2000);
+  double words = 0;
+  int recalls = 0, creatures = 0;
+  std::set<int> templates;
+  for (const auto& s : all) {
+    CAPTURE(s.text);
+    CHECK(s.text.size() <= 1000);
+    CHECK(s.text.find('\n') == std::string::npos);
+    CHECK(std::all_of(s.text.begin(), s.text.end(), [](char c) { return c >= 32 && c < 127; }));
+    const int w = static_cast<int>(std::count(s.text.begin(), s.text.end(), ' ')) + 1;
+    CHECK(w >= 20);
+    CHECK(w <= 210);
+    words += w;
+    recalls += s.recall_char >= 0;
+    if (!s.made_up_name.empty()) {
+      ++creatures;
+      CHECK(s.name_chars.size() >= 2);
+      CHECK(s.name_chars.size() <= 4);
+    }
+    if (s.recall_char >= 0)  // at least 12 words between mention and recall
+      CHECK(std::count(s.text.begin() + s.object_char, s.text.begin() + s.recall_char, ' ') >= 13);
+    templates.insert(s.templates.begin(), s.templates.end());
+  }
+  CHECK(words / all.size() > 80);
+  CHECK(words / all.size() < 140);
+  CHECK(recalls > 1700);
+  CHECK(creatures > 1100);
+  CHECK(corpus::template_count() >= 150);
+  CHECK(static_cast<int>(templates.size()) == corpus::template_count());
+}
+
+TEST_CASE("corpus: probe labels point at the right words") {
+  const auto probes = corpus::make_probes(1, 60);
+  std::map<std::string, int> kinds;
+  for (const auto& p : probes) {
+    CAPTURE(p.text);
+    ++kinds[p.kind];
+    if (p.kind == "recall") {
+      const std::string word = p.answer.substr(1);
+      CHECK(p.answer[0] == ' ');
+      CHECK(word_at(p.text, p.answer_char) == word);
+      CHECK(count_word(p.text, word) == 1);  // named once, then the blank
+      CHECK(p.text.back() != ' ');
+      CHECK(p.distance_words >= 12);
+      const std::string swap = p.swap_answer.substr(1);
+      CHECK(swap != word);
+      CHECK(word_at(p.swap_text, p.answer_char) == swap);
+      CHECK(p.swap_text.substr(0, p.answer_char) == p.text.substr(0, p.answer_char));
+      CHECK(p.swap_text.substr(p.answer_char + swap.size()) == p.text.substr(p.answer_char + word.size()));
+    } else if (p.kind == "pronoun") {
+      CHECK(word_at(p.text, p.pronoun_char) == p.pronoun);
+      CHECK((p.pronoun == "he" || p.pronoun == "He" || p.pronoun == "she" || p.pronoun == "She"));
+      CHECK(word_at(p.text, p.antecedent_char) == p.name);
+      CHECK(p.antecedent_char < p.pronoun_char);
+      CHECK(p.text.find(p.name) <= static_cast<size_t>(p.antecedent_char));
+    } else {
+      REQUIRE(p.kind == "name");
+      CHECK(p.text.compare(p.first_char, p.name.size(), p.name) == 0);
+      CHECK(p.text.compare(p.second_char, p.name.size(), p.name) == 0);
+      CHECK(p.first_char < p.second_char);
+      const std::string first_word = p.name.substr(0, p.name.find(' '));
+      CHECK(word_at(p.text, p.first_char) == first_word);
+      CHECK(count_word(p.text.substr(0, p.first_char), first_word) == 0);
+      CHECK_FALSE(corpus::is_lexicon_word(p.name.substr(0, p.name.find(' '))));
+    }
+  }
+  CHECK(kinds == std::map<std::string, int>{{"name", 60}, {"pronoun", 60}, {"recall", 60}});
+  const std::string line = corpus::probe_to_json(probes.front());
+  CHECK(line.rfind("{\"kind\":\"recall\",\"text\":", 0) == 0);
+  CHECK(line.find('\n') == std::string::npos);
+}
+
+TEST_CASE("corpus: pronouns in stories refer to a named character") {
+  int sole = 0;
+  for (const auto& s : stories(8, Split::train, 300)) {
+    for (const auto& u : s.pronouns) {
+      CAPTURE(s.text);
+      CHECK(u.antecedent_char >= 0);
+      CHECK(u.antecedent_char < u.pronoun_char);
+      CHECK(word_at(s.text, u.antecedent_char) == u.name);
+      sole += u.sole_of_gender && u.subject;
+    }
+  }
+  CHECK(sole > 300);
+}
+
+TEST_CASE("corpus: random repeated sequences for the induction test") {
+  const auto ids = corpus::random_repeat(5, 50, 258, 2048);
+  REQUIRE(ids.size() == 100);
+  CHECK(std::equal(ids.begin(), ids.begin() + 50, ids.begin() + 50));
+  CHECK(std::all_of(ids.begin(), ids.end(), [](int id) { return id >= 258 && id < 2048; }));
+  CHECK(ids == corpus::random_repeat(5, 50, 258, 2048));
+  CHECK(ids != corpus::random_repeat(6, 50, 258, 2048));
+  CHECK(corpus::random_repeat(1, 0, 0, 1).empty());
+  CHECK_THROWS_AS(corpus::random_repeat(1, 10, 5, 5), std::invalid_argument);
+  CHECK_THROWS_AS(corpus::random_repeat(1, -1, 0, 10), std::invalid_argument);
+}
+
+TEST_CASE("corpus: lexicon and splits by name") {
+  CHECK(corpus::is_lexicon_word("doll"));
+  CHECK(corpus::is_lexicon_word("Mia"));
+  CHECK(corpus::is_lexicon_word("The"));
+  CHECK_FALSE(corpus::is_lexicon_word("Zorbin"));
+  CHECK(corpus::parse_split("validation") == Split::validation);
+  CHECK(std::string(corpus::split_name(Split::probe)) == "probe");
+  CHECK_THROWS_AS(corpus::parse_split("test"), std::invalid_argument);
+}
