@@ -294,18 +294,20 @@ void Trainer::run() {
     csvf << 0 << ",," << lr_at(0) << ",0," << now() << "," << val << "\n" << std::flush;
     log("step 0 val loss " + std::to_string(val));
   }
-  // time-budget planning: measure seconds per step, then fix the total so cosine decay ends on time;
-  // re-planned at a few early points (the schedule barely moves there) to absorb changes in speed
-  const long plan_start = st_.step;
-  double plan_t0 = now();
-  const long first_plan = plan_start + 15;
-  auto plan = [&](long done_since, double secs) {
-    const double per_step = secs / double(std::max<long>(1, done_since));
-    if (val_cost == 0 && !val_rows_.empty()) val_cost = per_step * 0.25 * opt_.val_rows / opt_.batch;
-    const double per_step_all = per_step + (opt_.val_every > 0 ? val_cost / opt_.val_every : 0);
+  // time-budget planning: measure seconds per step, then fix the total so cosine decay ends on time.
+  // The machine may be shared, so the plan is redone every tenth of the run (until 90%) from the speed
+  // measured since the previous plan; late in the run the schedule moves little when the total does.
+  // A run with a budget also stops (with a checkpoint and export) one minute past the budget.
+  long mark_step = st_.step + 3, next_plan = st_.step + 15;
+  double mark_t = now();
+  bool first = true;
+  auto plan = [&](long steps, double secs) {
+    const double per_step = secs / double(std::max<long>(1, steps));
+    const double per_step_all = per_step + (first && opt_.val_every > 0 ? val_cost / opt_.val_every : 0);
     const double remaining = budget - now() - 5.0;
     const long more = long(std::max(0.0, remaining * opt_.safety / per_step_all));
     st_.total_steps = std::max<long>(st_.step + 1, st_.step + more);
+    first = false;
     log("plan: " + std::to_string(per_step).substr(0, 6) + " s/step -> total " +
         std::to_string(st_.total_steps) + " steps");
   };
@@ -315,20 +317,18 @@ void Trainer::run() {
     const double loss = step();
     const double t = now();
     st_.elapsed = t;
-    if (!planned && st_.step == first_plan) {
-      plan(st_.step - plan_start - 3, t - plan_t0);  // (the first 3 steps are excluded below)
+    if (opt_.minutes > 0 && st_.step == next_plan &&
+        (first || st_.step < 0.9 * double(st_.total_steps))) {
+      plan(st_.step - mark_step, t - mark_t);
       planned = true;
-    } else if (opt_.minutes > 0) {
-      // re-plan at 5%, 15%, 30% of the plan
-      const double p = double(st_.step) / double(st_.total_steps);
-      static int replans = 0;
-      const double marks[] = {0.05, 0.15, 0.30};
-      if (planned && replans < 3 && p >= marks[replans] && st_.step > first_plan) {
-        ++replans;
-        plan(st_.step - plan_start - 3, t - plan_t0);
-      }
+      mark_step = st_.step, mark_t = t;
+      next_plan = st_.step + std::max<long>(30, st_.total_steps / 10);
     }
-    if (st_.step == plan_start + 3) plan_t0 = t;
+    if (st_.step == mark_step && first) mark_t = t;  // the first 3 steps (warm-up of buffers) are excluded
+    if (opt_.minutes > 0 && t > budget + 60.0) {
+      log("over the time budget: stopping at step " + std::to_string(st_.step));
+      break;
+    }
     if (!std::isfinite(loss)) throw std::runtime_error("loss is not finite at step " + std::to_string(st_.step));
     const bool val_now = opt_.val_every > 0 && st_.step % opt_.val_every == 0;
     val = NAN;
