@@ -1,6 +1,7 @@
 // Story corpus generator: word lists, sentence templates with slots, a story planner that tracks
 // who may be called "he"/"she", and the probe writer. Deterministic from (seed, split, index) using
-// its own PRNG (xoshiro256**), so every platform produces the same text. Native only; no tokenizer.
+// its own PRNG (xoshiro256**), so every platform produces the same text. Native only; it uses the
+// BPE pre-tokenisation to estimate lengths but no trained tokenizer.
 #include "train/corpus.hpp"
 
 #include "model/bpe.hpp"

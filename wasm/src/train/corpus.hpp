@@ -1,6 +1,7 @@
 // Story corpus for Sprout: short children's stories generated deterministically from
 // (seed, split, index), with labelled probes (object recall, pronoun antecedent, made-up-name repeat)
-// and random repeated token sequences for the induction test. Native only; it does not tokenize.
+// and random repeated token sequences for the induction test. Native only; it needs no trained
+// tokenizer (lengths are capped with a tokenizer-free estimate, see StoryOptions::max_tokens).
 // Stories are plain ASCII on one line each (no newline inside a story).
 #pragma once
 
