@@ -47,3 +47,25 @@ export async function open() {
     },
   };
 }
+
+// Runs axe-core (from node_modules) on the page and returns its violations. The script is served from the page's
+// own origin through a route, since the strict CSP refuses inline scripts (page.addScriptTag({path}) is inline).
+const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));
+export async function axeViolations(page, baseUrl, { impacts = ['serious', 'critical'] } = {}) {
+  const axeUrl = new URL('__tests__/axe.min.js', baseUrl).href;
+  await page.route(axeUrl, (route) => route.fulfill({ path: AXE, contentType: 'text/javascript; charset=utf-8' }));
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ url: axeUrl });
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}: ${n.failureSummary}`) }));
+  });
+  return found.filter((v) => impacts.includes(v.impact));
+}
+
+// Reads a PNG's signature and IHDR size from its bytes.
+export function pngInfo(bytes) {
+  const b = Buffer.from(bytes);
+  const signature = b.subarray(0, 8).equals(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
+  return { signature, chunk: b.subarray(12, 16).toString('latin1'), width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+}

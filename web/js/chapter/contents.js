@@ -90,7 +90,10 @@ export function trackContents(doc = document) {
   if (resume && last && last !== sections[0] && !location.hash) {
     const a = resume.querySelector('a');
     a.href = `#${last.id}`;
-    a.textContent = `Continue at ${last.querySelector('h2')?.textContent ?? last.id}`;
+    const h = last.querySelector('h2');
+    const num = h?.querySelector('.secnum')?.textContent ?? '';
+    const title = h ? h.textContent.replace(num, '').trim() : last.id;
+    a.textContent = `Continue where you left off: ${num ? `section ${num}, ` : ''}${title}`;
     resume.hidden = false;
   }
   nav.querySelector('.reset-progress')?.addEventListener('click', () => {

@@ -6,7 +6,11 @@ import '../widgets/all.js';
 import { renderMath } from './math.js';
 import { firstComputation } from './first-computation.js';
 import { trackContents } from './contents.js';
+import { keyboardScrollable } from '../widgets/widget-kit.js';
 
 renderMath(document);
 trackContents(document);
+// formulas and tables that scroll sideways on a narrow screen become focusable while they do
+const scrollers = new ResizeObserver((entries) => entries.forEach((e) => keyboardScrollable(e.target)));
+document.querySelectorAll('.formula, .table-wrap').forEach((el) => scrollers.observe(el));
 firstComputation(client, document.getElementById('first-computation'));

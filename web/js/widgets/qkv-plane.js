@@ -37,6 +37,7 @@ td.pos { white-space: nowrap; }
 th .vname { display: block; font-weight: 400; font-size: .78rem; color: var(--lb-muted); margin-left: 1.1rem; }
 table.num { font-size: .92rem; }
 table.num th, table.num td { padding: .2rem .35rem; }
+@container (max-width: 420px) { .bar { display: none; } td.w { min-width: 0; } table.num { font-size: .85rem; } }
 .bar { display: inline-block; height: .7rem; background: var(--lb-accent); border-radius: 2px; vertical-align: middle;
   margin-right: .35rem; }
 .dot { display: inline-block; width: .8rem; height: .8rem; border-radius: 50%; vertical-align: -1px;

@@ -89,7 +89,7 @@ class Scaling extends LookbackWidget {
           <button type="button" data-scaled="true">q·k / √d</button>
         </div>
       </div>
-      <canvas class="hist" role="img"></canvas>
+      <canvas class="hist" role="img" aria-label="Histogram of scores (computing when on screen)"></canvas>
       <div class="big">
         <div data-which="raw">average largest weight, raw<b class="raw">…</b></div>
         <div data-which="scaled">average largest weight, scaled<b class="scaled">…</b></div>

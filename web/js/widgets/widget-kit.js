@@ -140,6 +140,20 @@ export const storage = {
   },
 };
 
+export function keyboardScrollable(el) {
+  const scrolls = el.scrollWidth > el.clientWidth + 1;
+  if (scrolls && !el.hasAttribute('tabindex')) {
+    el.tabIndex = 0;
+    el.setAttribute('role', 'region');
+    const what = el.querySelector('caption')?.textContent.trim() || (el.matches('.formula') ? 'formula' : 'table');
+    el.setAttribute('aria-label', `${what} (scrolls sideways)`);
+  } else if (!scrolls && el.getAttribute('role') === 'region') {
+    el.removeAttribute('tabindex');
+    el.removeAttribute('role');
+    el.removeAttribute('aria-label');
+  }
+}
+
 export class LookbackWidget extends HTMLElement {
   // Subclasses: static css, static title; build() once; compute() (async, may call this.ask); exportData()
   // -> {json, csv}; exportCanvas() -> canvas.
@@ -164,8 +178,20 @@ export class LookbackWidget extends HTMLElement {
       this._built = true;
       this.build();
       this.root.append(this.exportBar());
+      this._scrollers = new ResizeObserver((entries) => entries.forEach((e) => keyboardScrollable(e.target)));
     }
+    this.watchScrollers();
     visibility().observe(this);
+  }
+
+  // Tables that may scroll sideways on a narrow screen become focusable while they do (so the keyboard can scroll them).
+  watchScrollers() {
+    for (const el of this.root.querySelectorAll('.scroll')) {
+      if (!el._watched) {
+        el._watched = true;
+        this._scrollers.observe(el);
+      }
+    }
   }
 
   disconnectedCallback() {
@@ -242,6 +268,12 @@ export class LookbackWidget extends HTMLElement {
   }
 
   _rendered() {
+    // new content may have changed which tables scroll; check once things settle
+    clearTimeout(this._scrollCheck);
+    this._scrollCheck = setTimeout(() => {
+      this.watchScrollers();
+      this.root.querySelectorAll('.scroll').forEach(keyboardScrollable);
+    }, 150);
     if (this.dataset.state !== 'ready') {
       this.dataset.state = 'ready';
       performance.mark(`lookback:ready:${this.localName}`);
