@@ -158,29 +158,44 @@ double Trainer::step() {
   const int T = model_->seq_len();
   for (int r = 0; r < opt_.batch; ++r) sampler_.next_row(batch_.data() + std::size_t(r) * (T + 1));
   const double loss = model_->loss_grad(st_.w.data(), batch_.data(), opt_.batch, grad_.data(), opt_.threads);
-  // global-norm clipping
+  // global-norm clipping; the squared norm is summed over fixed chunks in a fixed order (deterministic)
+  const std::size_t n = grad_.size();
+  constexpr int kChunks = 64;
+  double part[kChunks] = {};
+  const float* gp = grad_.data();
+#pragma omp parallel for num_threads(opt_.threads) schedule(static)
+  for (int c = 0; c < kChunks; ++c) {
+    const std::size_t lo = n * c / kChunks, hi = n * (c + 1) / kChunks;
+    double ss = 0;
+    for (std::size_t i = lo; i < hi; ++i) ss += double(gp[i]) * gp[i];
+    part[c] = ss;
+  }
   double ss = 0;
-  for (float g : grad_) ss += double(g) * g;
+  for (double p : part) ss += p;
   const double norm = std::sqrt(ss);
   last_grad_norm = norm;
   const float clip = (opt_.clip > 0 && norm > opt_.clip) ? float(opt_.clip / norm) : 1.0f;
-  // AdamW with bias correction; decoupled weight decay on matrices only
+  // AdamW with bias correction; decoupled weight decay on matrices only (element-wise: any split is exact)
   const long t = st_.step + 1;
   const float lr = lr_at(st_.step);
-  const float b1 = opt_.beta1, b2 = opt_.beta2;
+  const float b1 = opt_.beta1, b2 = opt_.beta2, eps = opt_.eps, wd = opt_.weight_decay;
   const float c1 = float(1.0 / (1.0 - std::pow(double(b1), double(t))));
   const float c2 = float(1.0 / (1.0 - std::pow(double(b2), double(t))));
-  for (const ParamInfo& p : model_->params()) {
+  const auto& params = model_->params();
+#pragma omp parallel num_threads(opt_.threads)
+  for (const ParamInfo& p : params) {
     float* w = st_.w.data() + p.offset;
     float* m = st_.m.data() + p.offset;
     float* v = st_.v.data() + p.offset;
     const float* g = grad_.data() + p.offset;
-    const float decay = p.decay ? 1.0f - lr * opt_.weight_decay : 1.0f;
-    for (std::size_t i = 0; i < p.size; ++i) {
+    const float decay = p.decay ? 1.0f - lr * wd : 1.0f;
+    const long size = long(p.size);
+#pragma omp for schedule(static) nowait
+    for (long i = 0; i < size; ++i) {
       const float gi = g[i] * clip;
       m[i] = b1 * m[i] + (1.0f - b1) * gi;
       v[i] = b2 * v[i] + (1.0f - b2) * gi * gi;
-      w[i] = w[i] * decay - lr * (m[i] * c1) / (std::sqrt(v[i] * c2) + opt_.eps);
+      w[i] = w[i] * decay - lr * (m[i] * c1) / (std::sqrt(v[i] * c2) + eps);
     }
   }
   st_.step++;
