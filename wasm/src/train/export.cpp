@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "model/safetensors.hpp"
 #include "train/trainer.hpp"
 
 namespace lookback::train {
@@ -82,13 +84,24 @@ std::string safetensors_f16(const std::vector<ParamInfo>& params, const float* w
   return out;
 }
 
+// The runtime's writer (model/safetensors.hpp): F16, names and shapes from the model's parameter list.
+std::string safetensors_bytes(const std::vector<ParamInfo>& params, const float* w, const nlohmann::json& metadata) {
+  std::vector<NamedTensor> tensors;
+  for (const ParamInfo& p : params) tensors.push_back({p.name, p.shape, w + p.offset});
+  std::map<std::string, std::string> md;
+  for (auto it = metadata.begin(); it != metadata.end(); ++it)
+    md[it.key()] = it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
+  const auto bytes = write_safetensors(tensors, true, md);
+  return std::string(bytes.begin(), bytes.end());
+}
+
 void export_folder(const std::string& dir, const TrainModel& model, const float* w, const std::string& tokenizer,
                    const nlohmann::json& extra_metadata) {
   std::filesystem::create_directories(dir);
   nlohmann::json md = extra_metadata;
   md["format"] = "pt";
   md["arch"] = model.kind();
-  write_atomic(dir + "/model.safetensors", safetensors_f16(model.params(), w, md));
+  write_atomic(dir + "/model.safetensors", safetensors_bytes(model.params(), w, md));
   write_atomic(dir + "/config.json", model.config_json().dump(2) + "\n");
   if (!tokenizer.empty()) {
     std::ifstream in(tokenizer, std::ios::binary);
