@@ -1,6 +1,6 @@
 // Builds lookback: the native tree (tests, tools) and the WebAssembly module, then copies the npm front-end
 // dependencies (KaTeX) into web/vendor and the bundled models (shared/models) into web/models, so the served
-// folder web/ is self-contained. `--web` skips the native tree.
+// folder web/ is self-contained. `--web` skips the native tree; `--native` builds only it.
 // Not an installer (.scripts/setup.sh is) and not a test runner (.scripts/test.mjs is).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const webOnly = process.argv.includes('--web');
+const nativeOnly = process.argv.includes('--native');
 const jobs = process.env.LOOKBACK_JOBS || '2';
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // emcc -O1+ needs acorn from Debian's node path
 
@@ -40,8 +41,10 @@ if (!webOnly) {
   run('cmake', ['-S', '.', '-B', '.build/native', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
   run('cmake', ['--build', '.build/native', '-j', jobs]);
 }
-run('emcmake', ['cmake', '-S', '.', '-B', '.build/wasm', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
-run('cmake', ['--build', '.build/wasm', '-j', jobs, ...(webOnly ? ['--target', 'lookback_module'] : [])]);
-copyVendor();
-copyModels();
-console.log(`build: done (${webOnly ? 'web module' : 'native + wasm'}; served folder: web/)`);
+if (!nativeOnly) {
+  run('emcmake', ['cmake', '-S', '.', '-B', '.build/wasm', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
+  run('cmake', ['--build', '.build/wasm', '-j', jobs, ...(webOnly ? ['--target', 'lookback_module'] : [])]);
+  copyVendor();
+  copyModels();
+}
+console.log(`build: done (${webOnly ? 'web module' : nativeOnly ? 'native' : 'native + wasm'})`);

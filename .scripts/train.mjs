@@ -1,0 +1,77 @@
+// `npm run train`: the whole, reproducible path from nothing to the shipped models. Generates the story corpus
+// (seed 1), trains the byte-level BPE tokenizer, encodes the splits, trains the window model and Sprout with the
+// native trainer (fixed step counts, so the same command gives the same weights on the same thread count), and
+// exports shared/models/window and shared/models/sprout with training.json beside them. Interrupted? Run it
+// again: finished stages are skipped and training resumes from its last checkpoint.
+// Not the evaluation (`npm run eval` writes the model card afterwards).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name) => `${root}.build/native/lookback-${name}`;
+const work = `${root}.build/train-run`;
+const data = `${work}/data`;
+
+// Everything that decides the weights. Changing any value retrains from scratch (the stamp differs).
+export const RECIPE = {
+  corpus_seed: 1, train_stories: 200000, validation_stories: 2000, vocab: 2048,
+  window: { steps: 1500, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2 },
+  sprout: { steps: 4400, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2 },
+};
+
+function run(cmd, args, { log } = {}) {
+  console.log(`train: ${[cmd.replace(root, ''), ...args.map((a) => a.replace(root, ''))].join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`train: ${cmd} failed (exit ${r.status ?? r.signal})${log ? `; see ${log}` : ''}`);
+    process.exit(1);
+  }
+}
+
+// Runs a stage unless its stamp file records the same recipe.
+function stage(name, recipe, fn) {
+  const stamp = `${work}/${name}.done.json`;
+  const want = JSON.stringify(recipe);
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8') === want) {
+    console.log(`train: ${name}: already done`);
+    return;
+  }
+  fn();
+  writeFileSync(stamp, want);
+}
+
+function trainModel(kind, r) {
+  const out = `${work}/${kind}`;
+  const args = ['--model', kind, '--data', `${data}/train.bin`, '--val', `${data}/validation.bin`,
+    '--tokenizer', `${data}/tokenizer.json`, '--out', out, '--export', `${root}shared/models/${kind}`,
+    '--steps', String(r.steps), '--batch', String(r.batch), '--lr', String(r.lr), '--warmup', String(r.warmup),
+    '--seed', String(r.seed), '--threads', String(r.threads), '--log-every', '20', '--val-every', '200'];
+  if (existsSync(`${out}/checkpoint.bin`)) args.push('--resume');
+  const started = Date.now();
+  run(bin('train'), args, { log: `${out}/train.log` });
+  const minutes = (Date.now() - started) / 60000;
+  writeFileSync(`${root}shared/models/${kind}/training.json`, `${JSON.stringify({
+    command: 'npm run train', recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, ...r },
+    trainer_args: args.filter((a) => a !== '--resume').map((a) => a.replace(root, '')),
+    wall_minutes_last_session: Number(minutes.toFixed(1)),
+    loss_curve: `${out.replace(root, '')}/loss.csv`,
+  }, null, 2)}\n`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  mkdirSync(data, { recursive: true });
+  const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab };
+  stage('data', corpus, () => {
+    const seed = String(RECIPE.corpus_seed);
+    run(bin('corpus'), ['--seed', seed, '--split', 'train', '--stories', String(RECIPE.train_stories), '--out', `${data}/train.txt`]);
+    run(bin('corpus'), ['--seed', seed, '--split', 'validation', '--stories', String(RECIPE.validation_stories), '--out', `${data}/validation.txt`]);
+    run(bin('bpe'), ['--train', `${data}/train.txt`, '--vocab', String(RECIPE.vocab), '--out', `${data}/tokenizer.json`]);
+    for (const split of ['train', 'validation']) {
+      run(bin('bpe'), ['--tokenizer', `${data}/tokenizer.json`, '--encode-corpus', `${data}/${split}.txt`, '--out', `${data}/${split}.bin`]);
+    }
+  });
+  stage('window', { corpus, ...RECIPE.window }, () => trainModel('window', RECIPE.window));
+  stage('sprout', { corpus, ...RECIPE.sprout }, () => trainModel('sprout', RECIPE.sprout));
+  console.log('train: done; the models are in shared/models/. Next: `npm run eval` writes the model card.');
+}
