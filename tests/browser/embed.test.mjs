@@ -57,6 +57,9 @@ test('each widget renders alone and shows its numbers', T, async () => {
   await win.locator('input[type=range]').focus();
   for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowLeft');
   await until(() => win.locator('.far').textContent(), (v) => /inside the window/.test(v), 'doll inside the window');
+  // pointer: a click on a token moves the window to end there
+  await win.locator('.tok[data-i="10"]').click();
+  await until(() => win.locator('.sees').textContent(), (v) => /Before "on", the window sees: doll to the park \. She pushed it$/.test(v), 'window ending at "it"');
 });
 
 test('attributes change a widget\'s inputs after it has rendered', T, async () => {
