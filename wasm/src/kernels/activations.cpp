@@ -1,4 +1,5 @@
-// Vectorised MLP activations: SiLU, the SwiGLU gate silu(a)·b, and exact GELU (with erf).
+// Vectorised MLP activations: SiLU, the SwiGLU gate silu(a)·b (exp from simd_exp.hpp), and exact GELU
+// (with xsimd::erf).
 // Not here: the MLP's matrices (the model applies them through linear()).
 #include <cmath>
 
@@ -6,6 +7,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC 12 false positive inside AVX-512 exp/erf
 #endif
 #include "kernels/simd.hpp"
+#include "kernels/simd_exp.hpp"
 #include "lookback/nn.hpp"
 
 namespace lookback {
@@ -14,7 +16,7 @@ namespace {
 using simd::batch;
 using simd::W;
 
-inline batch silu_v(const batch& a) { return a / (batch(1.0f) + xsimd::exp(-a)); }
+inline batch silu_v(const batch& a) { return a / (batch(1.0f) + simd::exp(-a)); }
 inline float silu_s(float a) { return a / (1.0f + std::exp(-a)); }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "kernels/simd.hpp"
+#include "kernels/simd_exp.hpp"
 #include "lookback/kernels.hpp"
 
 namespace lookback {
@@ -34,7 +35,7 @@ float exp_shift(float* x, int n, float mx, float inv_t) {
   int i = 0;
   for (; i + W <= n; i += W) {
     const batch v = simd::load(x + i);
-    const batch e = xsimd::select(v == ninf, zero, xsimd::exp((v - bm) * bt));
+    const batch e = xsimd::select(v == ninf, zero, simd::exp((v - bm) * bt));
     simd::store(x + i, e);
     acc += e;
   }

@@ -137,21 +137,20 @@ void SpTokenizer::merge(std::vector<int>& ids) const {
   ids.swap(out);
 }
 
+std::string SpTokenizer::decode_piece(int prev, int id) const {
+  if (id == bos_id() || id == eos_id()) return "";
+  const int b = byte_value(id);
+  if (b >= 0) return std::string(1, char(b));
+  const std::string& p = pieces_[std::size_t(id)];
+  return prev == bos_id() && !p.empty() && p[0] == ' ' ? p.substr(1) : p;
+}
+
 std::string SpTokenizer::decode(const std::vector<int>& ids) const {
   std::string out;
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    const int id = ids[i];
-    if (id < 0 || id >= vocab_size())
-      model_error("token id ", id, " at index ", i, " is outside the vocabulary [0, ", vocab_size(), ")");
-    if (id == bos_id() || id == eos_id()) continue;
-    const int b = byte_value(id);
-    if (b >= 0) {
-      out += char(b);
-      continue;
-    }
-    const std::string& p = pieces_[std::size_t(id)];
-    const bool after_bos = i > 0 && ids[i - 1] == bos_id();
-    out.append(p, after_bos && !p.empty() && p[0] == ' ' ? 1 : 0, std::string::npos);
+    if (ids[i] < 0 || ids[i] >= vocab_size())
+      model_error("token id ", ids[i], " at index ", i, " is outside the vocabulary [0, ", vocab_size(), ")");
+    out += decode_piece(i > 0 ? ids[i - 1] : -1, ids[i]);
   }
   return out;
 }
