@@ -51,8 +51,9 @@ function trainModel(kind, r) {
   const started = Date.now();
   run(bin('train'), args, { log: `${out}/train.log` });
   const minutes = (Date.now() - started) / 60000;
+  const commit = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'unknown';
   writeFileSync(`${root}shared/models/${kind}/training.json`, `${JSON.stringify({
-    command: 'npm run train', recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, ...r },
+    command: 'npm run train', source_commit: commit, recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, ...r },
     trainer_args: args.filter((a) => a !== '--resume').map((a) => a.replace(root, '')),
     wall_minutes_last_session: Number(minutes.toFixed(1)),
     loss_curve: `${out.replace(root, '')}/loss.csv`,
