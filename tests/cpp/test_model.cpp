@@ -28,7 +28,9 @@ StepOptions everything(bool positions = true) {
 
 TEST_CASE("forward matches the scalar reference for every test shape (logits, attention, residuals)") {
   Rng rng(21);
-  for (const auto& [name, c] : test_configs()) {
+  for (const auto& nc : test_configs()) {
+    const ModelConfig& c = nc.config;
+    const std::string& name = nc.name;
     auto model = random_model(c, 100 + c.dim);
     for (int T : {1, 2, 7, c.max_seq_len}) {
       const auto ids = random_ids(rng, T, c.vocab_size, c.bos_id);
@@ -45,7 +47,9 @@ TEST_CASE("forward matches the scalar reference for every test shape (logits, at
 
 TEST_CASE("forward without positions matches the reference without positions") {
   Rng rng(22);
-  for (const auto& [name, c] : test_configs()) {
+  for (const auto& nc : test_configs()) {
+    const ModelConfig& c = nc.config;
+    const std::string& name = nc.name;
     auto model = random_model(c, 7);
     const auto ids = random_ids(rng, 9, c.vocab_size, c.bos_id);
     Session s(model);
@@ -75,7 +79,9 @@ TEST_CASE("one layer without positions: shuffling the earlier tokens leaves the 
 
 TEST_CASE("decoding with the KV cache equals full recomputation at every step") {
   Rng rng(23);
-  for (const auto& [name, c] : test_configs()) {
+  for (const auto& nc : test_configs()) {
+    const ModelConfig& c = nc.config;
+    const std::string& name = nc.name;
     auto model = random_model(c, 11);
     const auto ids = random_ids(rng, c.max_seq_len, c.vocab_size, c.bos_id);
     Session full(model), step(model);
