@@ -294,7 +294,7 @@ test('every widget exports a PNG, JSON and CSV; the save button downloads', T, a
   const { page } = b;
   for (const tag of TAGS) {
     await ready(page, tag);
-    const { png, json, csv } = await exportsOf(page, tag);
+    const { png, json, csv } = await exportsOf(page, tag, 0, `export-${tag.replace('lookback-', '')}`);
     checkPNG(png, tag);
     assert.equal(json.widget, tag);
     assert.ok(csv.split('\r\n').length >= 2, `${tag}: CSV has a header and rows`);

@@ -42,7 +42,7 @@ test('each widget renders alone and shows its numbers', T, async () => {
   assert.equal(await scaling.getAttribute('data-d'), '64');
   near(Number(await scaling.locator('b.scaled').textContent()), 0.25, 0.03, 'scaled average at d = 64');
   const quiz = page.locator('lookback-quiz');
-  assert.equal(await quiz.locator('legend').textContent(), 'Scores 2, 2 and 2. What are the weights?');
+  assert.equal(await quiz.locator('legend').textContent(), '1. Scores 2, 2 and 2. What are the weights?');
   await quiz.locator('label.opt').first().click();
   assert.match(await quiz.locator('.feedback').textContent(), /computed now: 0\.333, 0\.333, 0\.333\./);
   const cards = page.locator('lookback-review-cards');

@@ -2,6 +2,7 @@
 // (playwright's CSS locators pierce open shadow roots), reading exports and saving screenshots.
 // Not a test file (the runner only picks *.test.mjs).
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { ARTIFACTS, pngInfo } from './harness.mjs';
 
 export const TAGS = ['lookback-window', 'lookback-qkv-plane', 'lookback-quiz', 'lookback-scaling', 'lookback-mask-builder',
@@ -36,13 +37,16 @@ export async function waitTexts(locator, expected, what) {
 }
 
 // The widget's exports, produced in the page: PNG header facts, parsed JSON, CSV text.
-export async function exportsOf(page, tag, nth = 0) {
-  const r = await page.locator(tag).nth(nth).evaluate(async (el) => {
+// With `save`, the PNG is also written to the artifacts folder under that name.
+export async function exportsOf(page, tag, nth = 0, save = null) {
+  const r = await page.locator(tag).nth(nth).evaluate(async (el, whole) => {
     const blob = await el.exportPNG();
-    const bytes = Array.from(new Uint8Array(await blob.arrayBuffer()).subarray(0, 32));
+    const all = new Uint8Array(await blob.arrayBuffer());
+    const bytes = Array.from(whole ? all : all.subarray(0, 32));
     return { type: blob.type, size: blob.size, bytes, json: el.exportJSON(), csv: el.exportCSV() };
-  });
-  return { png: { type: r.type, size: r.size, ...pngInfo(r.bytes) }, json: JSON.parse(r.json), csv: r.csv };
+  }, !!save);
+  if (save) writeFileSync(`${ARTIFACTS}${save}.png`, Buffer.from(r.bytes));
+  return { png: { type: r.type, size: r.size, ...pngInfo(r.bytes.slice(0, 32)) }, json: JSON.parse(r.json), csv: r.csv };
 }
 
 export function checkPNG(png, what) {

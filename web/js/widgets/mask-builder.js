@@ -137,7 +137,6 @@ class MaskBuilder extends LookbackWidget {
       const i = Number(e.target.dataset.i);
       this.markInput();
       this.tokens[i] = e.target.value;
-      this.projected = null;
       this.syncTokens();
       this.invalidate();
     });
@@ -146,14 +145,12 @@ class MaskBuilder extends LookbackWidget {
       const options = ['rug', 'roof', 'bed', 'log', 'hat', 'box'];
       this.tokens[i] = options[(options.indexOf(this.tokens[i]) + 1) % options.length];
       this.markInput();
-      this.projected = null;
       this.buildTokens();
       this.invalidate({ now: true });
     });
     this.root.querySelector('.reset-words').addEventListener('click', () => {
       this.tokens = this.base.slice();
       this.markInput();
-      this.projected = null;
       this.buildTokens();
       this.invalidate({ now: true });
     });
@@ -243,7 +240,8 @@ class MaskBuilder extends LookbackWidget {
     const layer = this.ensureLayer();
     const soft = this.ask('softmax', [equal, { rows: T, cols: T, mask }], 'grid');
     soft.catch(() => {});  // awaited below; this only keeps an early failure from going unhandled
-    if (!this.projected) {
+    const words = JSON.stringify([this.base, this.tokens, this.seed]);
+    if (this.projected?.words !== words) {
       // original and edited sentences stacked: rows 0..T-1 and T..2T-1
       const x = new Float32Array(2 * T * D_MODEL);
       x.set(this.embed(this.base), 0);
@@ -251,7 +249,7 @@ class MaskBuilder extends LookbackWidget {
       const [q, k, v] = await Promise.all(['wq', 'wk', 'wv'].map((n) =>
         this.ask('gemm', [x, layer[n], { M: 2 * T, N: D_HEAD, K: D_MODEL }], `proj-${n}`)));
       const half = (a, h) => a.slice(h * T * D_HEAD, (h + 1) * T * D_HEAD);
-      this.projected = { base: [half(q, 0), half(k, 0), half(v, 0)], edit: [half(q, 1), half(k, 1), half(v, 1)] };
+      this.projected = { words, base: [half(q, 0), half(k, 0), half(v, 0)], edit: [half(q, 1), half(k, 1), half(v, 1)] };
     }
     const { base, edit } = this.projected;
     const opts = (m) => ({ T, d: D_HEAD, mask: m, weights: false });

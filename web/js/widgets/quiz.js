@@ -86,7 +86,7 @@ export const QUIZ_SETS = {
 };
 
 const CSS = `
-ol { padding-left: 1.3rem; margin: .3rem 0; }
+ol { list-style: none; padding-left: 0; margin: .3rem 0; }
 li { margin-bottom: .9rem; }
 fieldset { border: 0; padding: 0; margin: 0; }
 legend { font-weight: 600; padding: 0; margin-bottom: .3rem; }
@@ -142,7 +142,7 @@ class Quiz extends LookbackWidget {
     this.data = this.loadSet();
     this.answers = storage.get(this.storageKey)?.answers || {};
     this.root.innerHTML = `<p class="title">${esc(this.data.title || 'Quiz')}</p>
-      <ol>${this.data.questions.map((item, i) => `<li><fieldset data-q="${i}"><legend>${esc(item.q)}</legend>
+      <ol>${this.data.questions.map((item, i) => `<li><fieldset data-q="${i}"><legend><span class="qn">${i + 1}.</span> ${esc(item.q)}</legend>
         ${item.options.map((o, j) => `<label class="opt"><input type="radio" name="q${i}" value="${j}"><span>${esc(o.text)}</span></label>`).join('')}
         <p class="feedback" aria-live="polite"></p></fieldset></li>`).join('')}</ol>
       <div class="row"><p class="score" aria-live="polite"></p><button type="button" class="reset">Clear my answers</button></div>`;

@@ -80,6 +80,14 @@ function visibility() {
   return observer;
 }
 
+// Canvases are drawn with the palette of the moment: redraw every widget when the system theme changes.
+const live = new Set();
+if (typeof matchMedia === 'function') {
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+    for (const w of live) w.themeChanged();
+  });
+}
+
 let serial = 0;
 const abortError = () => Object.assign(new Error('superseded by a newer computation'), { name: 'AbortError' });
 
@@ -182,6 +190,12 @@ export class LookbackWidget extends HTMLElement {
     }
     this.watchScrollers();
     visibility().observe(this);
+    live.add(this);
+  }
+
+  // Subclasses that draw on a canvas redraw here (the default calls draw() if there is one).
+  themeChanged() {
+    this.draw?.();
   }
 
   // Tables that may scroll sideways on a narrow screen become focusable while they do (so the keyboard can scroll them).
@@ -195,6 +209,7 @@ export class LookbackWidget extends HTMLElement {
   }
 
   disconnectedCallback() {
+    live.delete(this);
     visibility().unobserve(this);
     this.setVisible(false);
   }
@@ -238,16 +253,21 @@ export class LookbackWidget extends HTMLElement {
     }
   }
 
+  // One computation at a time: input that arrives meanwhile only marks the widget dirty, and the newest state is
+  // computed as soon as the running one has been displayed (so a slow machine shows fewer updates, never none).
   async _run() {
-    if (!this._dirty || !this._visible || !this.isConnected) return;
+    if (!this._dirty || !this._visible || !this.isConnected || this._busy) return;
+    this._busy = true;
     this._dirty = false;
     const gen = ++this._gen;
     try {
       await this.compute();
       if (gen === this._gen) this._rendered();
     } catch (err) {
-      if (err?.name === 'AbortError') return;
-      this.showError(err);
+      if (err?.name !== 'AbortError') this.showError(err);
+    } finally {
+      this._busy = false;
+      if (this._dirty && this._visible) this.schedule(true);
     }
   }
 

@@ -47,8 +47,8 @@ class WindowWidget extends LookbackWidget {
   build() {
     this.root.innerHTML = `
       <p class="title">A window of the last <span class="n"></span> tokens</p>
-      <div class="story" aria-hidden="true"></div>
-      <label class="pos">window ends before token <input type="range" min="1" step="1"></label>
+      <div class="story"></div>
+      <label class="pos">move the window <input type="range" min="1" step="1"></label>
       <p class="sees" aria-live="polite"></p>
       <p class="hint far"></p>
       <div class="slot" data-slot="predictions" role="note">Predictions at the blank, from the window model and from the
