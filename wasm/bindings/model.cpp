@@ -1,0 +1,292 @@
+// Embind bindings of the model runtime, as handle-based functions (JS never sees a C++ object, so nothing
+// needs .delete(); modelDispose(handle) frees a model): load from bytes, encode/decode/token texts, forward,
+// next-token top-k, generate, the explicit sliding window. Each validates its arguments, copies results out
+// and returns an Error object instead of throwing. Not here: computation (wasm/src/model) or JS conveniences
+// such as loading by name or URL (web/js/api/model.js).
+#include <emscripten/bind.h>
+
+#include <map>
+#include <memory>
+
+#include "args.hpp"
+#include "model/bundle.hpp"
+#include "model/config_json.hpp"
+#include "model/errors.hpp"
+#include "model/generate.hpp"
+#include "model/safetensors.hpp"
+#include "model/sampler.hpp"
+#include "model/session.hpp"
+
+namespace lookback::bind {
+namespace {
+
+constexpr std::size_t kMaxFileBytes = std::size_t(1) << 30;  // 1 GiB
+constexpr std::size_t kMaxIds = std::size_t(1) << 22;
+
+// A loaded model and its one session (whose cache makes repeated calls on similar texts cheap).
+struct Entry {
+  LoadedModel model;
+  Session session;
+  explicit Entry(LoadedModel m) : model(std::move(m)), session(model.transformer) {}
+};
+
+std::map<int, std::unique_ptr<Entry>>& registry() {
+  static std::map<int, std::unique_ptr<Entry>> models;
+  return models;
+}
+
+Entry& entry(const char* fn, double handle) {
+  const auto it = registry().find(int(handle));
+  if (!std::isfinite(handle) || handle != std::floor(handle) || it == registry().end())
+    fail(fn, ": this model was disposed (or never loaded)");
+  return *it->second;
+}
+
+std::vector<std::uint8_t> bytes_arg(const char* fn, const char* name, const val& arr) {
+  if (!arr.instanceof(val::global("Uint8Array"))) fail(fn, ": ", name, " must be a Uint8Array of the file's bytes");
+  const std::size_t n = arr["length"].as<std::size_t>();
+  if (n > kMaxFileBytes) fail(fn, ": ", name, " is ", n, " bytes; the limit is ", kMaxFileBytes);
+  std::vector<std::uint8_t> v(n);
+  if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", arr);
+  return v;
+}
+
+std::string string_arg(const char* fn, const char* name, const val& s) {
+  if (!s.isString()) fail(fn, ": ", name, " must be a string");
+  return s.as<std::string>();
+}
+
+// Token ids: an Array or typed array of integers in [0, vocab).
+std::vector<int> ids_arg(const char* fn, const val& arr, int vocab) {
+  if (!val::global("Array").call<bool>("isArray", arr) && !val::global("ArrayBuffer").call<bool>("isView", arr))
+    fail(fn, ": ids must be an array of token ids (Array or Int32Array)");
+  const std::size_t n = arr["length"].as<std::size_t>();
+  if (n > kMaxIds) fail(fn, ": ", n, " ids are more than the limit of ", kMaxIds);
+  std::vector<double> d(n);
+  if (n) val(emscripten::typed_memory_view(n, d.data())).call<void>("set", val::global("Float64Array").call<val>("from", arr));
+  std::vector<int> ids(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!(d[i] >= 0 && d[i] < vocab && d[i] == std::floor(d[i])))
+      fail(fn, ": ids[", i, "] is ", js_number(d[i]), "; token ids are integers in [0, ", vocab, ")");
+    ids[i] = int(d[i]);
+  }
+  return ids;
+}
+
+bool bool_opt(const val& o, const char* key) { return o[key].as<bool>(); }
+
+val ints_js(const std::vector<int>& v) {
+  return val::global("Int32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+val text_js(const std::string& s) { return val(valid_utf8(s)); }
+
+// The ids a call runs on: all of them when they fit, else an error naming the window option, or (with
+// window) the start mark and the last tokens.
+std::vector<int> fit_context(const char* fn, const Entry& e, std::vector<int> ids, bool window) {
+  const ModelConfig& c = e.model.transformer->config();
+  if (int(ids.size()) <= c.max_seq_len) return ids;
+  if (!window)
+    fail(fn, ": the text is ", ids.size(), " tokens but the model's context holds ", c.max_seq_len,
+         "; pass { window: true } to keep only the last ", c.max_seq_len,
+         " tokens (the start mark stays first), or shorten the text");
+  return sliding_window(ids, c.max_seq_len, c.bos_id);
+}
+
+val config_js(const ModelConfig& c) { return val::global("JSON").call<val>("parse", config_to_json(c)); }
+
+val info_js(int handle, const Entry& e) {
+  const ModelConfig& c = e.model.transformer->config();
+  val r = val::object();
+  r.set("handle", handle);
+  r.set("config", config_js(c));
+  r.set("tokenizer", e.model.tokenizer->kind());
+  r.set("parameters", double(parameter_count(c)));
+  return r;
+}
+
+val register_model(LoadedModel m) {
+  static int next = 1;
+  const int handle = next++;
+  auto& slot = registry()[handle];
+  slot = std::make_unique<Entry>(std::move(m));
+  return info_js(handle, *slot);
+}
+
+val load_bundle_js(val safetensors, val config_text, val tokenizer_text) {
+  return guarded([&] {
+    const char* fn = "loadModel";
+    const auto bytes = bytes_arg(fn, "the safetensors file", safetensors);
+    const std::string config = string_arg(fn, "config.json", config_text);
+    const std::string tokenizer = string_arg(fn, "tokenizer.json", tokenizer_text);
+    return register_model(load_bundle(bytes.data(), bytes.size(), config, tokenizer));
+  });
+}
+
+val load_llama2c_js(val checkpoint, val tokenizer) {
+  return guarded([&] {
+    const char* fn = "loadModel";
+    const auto bin = bytes_arg(fn, "the llama2.c checkpoint", checkpoint);
+    const auto tok = bytes_arg(fn, "the tokenizer .bin", tokenizer);
+    return register_model(load_llama2c(bin.data(), bin.size(), tok.data(), tok.size()));
+  });
+}
+
+// Random weights for a config, as a safetensors file (for tests and demos).
+val random_weights_js(val config_text, double seed, bool f16) {
+  return guarded([&] {
+    const char* fn = "randomWeights";
+    const ModelConfig c = config_from_json(string_arg(fn, "config.json", config_text));
+    const int s = int_arg(fn, "seed", seed, 0, 2147483647.0);
+    const std::vector<std::uint8_t> bytes = write_safetensors(random_weights(c, std::uint64_t(s)).named(), f16);
+    return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+  });
+}
+
+val dispose_js(double handle) {
+  return guarded([&] { return val(registry().erase(int(handle)) > 0); });
+}
+
+val info_of_js(double handle) {
+  return guarded([&] { return info_js(int(handle), entry("model", handle)); });
+}
+
+val encode_js(double handle, val text, bool bos) {
+  return guarded([&] {
+    const Entry& e = entry("encode", handle);
+    return ints_js(e.model.tokenizer->encode(string_arg("encode", "text", text), bos));
+  });
+}
+
+val decode_js(double handle, val ids) {
+  return guarded([&] {
+    const Entry& e = entry("decode", handle);
+    return text_js(e.model.tokenizer->decode(ids_arg("decode", ids, e.model.tokenizer->vocab_size())));
+  });
+}
+
+val token_texts_js(double handle, val ids) {
+  return guarded([&] {
+    const Entry& e = entry("tokens", handle);
+    val out = val::array();
+    for (int id : ids_arg("tokens", ids, e.model.tokenizer->vocab_size()))
+      out.call<void>("push", val(e.model.tokenizer->token_text(id)));
+    return out;
+  });
+}
+
+val window_js(double handle, val ids, double size) {
+  return guarded([&] {
+    Entry& e = entry("window", handle);
+    const ModelConfig& c = e.model.transformer->config();
+    const int n = int_arg("window", "size", size, 1, c.max_seq_len);
+    return ints_js(sliding_window(ids_arg("window", ids, c.vocab_size), n, c.bos_id));
+  });
+}
+
+// opts: { attention, residuals, positions, window } (booleans).
+val forward_js(double handle, val ids_in, val opts) {
+  return guarded([&] {
+    const char* fn = "forward";
+    Entry& e = entry(fn, handle);
+    const ModelConfig& c = e.model.transformer->config();
+    std::vector<int> ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), bool_opt(opts, "window"));
+    if (ids.empty()) fail(fn, ": ids must hold at least one token");
+    StepOptions o;
+    o.attention = bool_opt(opts, "attention");
+    o.residuals = bool_opt(opts, "residuals");
+    o.positions = bool_opt(opts, "positions");
+    const int reused = e.session.process(ids, o);
+    val r = val::object();
+    r.set("ids", ints_js(ids));
+    r.set("logits", to_js(e.session.all_logits()));
+    r.set("attention", o.attention ? to_js(e.session.attention()) : val::null());
+    r.set("residuals", o.residuals ? to_js(e.session.residuals()) : val::null());
+    val shape = val::object();
+    shape.set("T", int(ids.size()));
+    shape.set("V", c.vocab_size);
+    shape.set("L", c.n_layers);
+    shape.set("H", c.n_heads);
+    shape.set("C", c.dim);
+    r.set("shape", shape);
+    r.set("reused", reused);
+    return r;
+  });
+}
+
+std::vector<TokenProb> next_probs(const char* fn, Entry& e, const std::vector<int>& ids, const val& opts, int& k) {
+  const ModelConfig& c = e.model.transformer->config();
+  k = int_arg(fn, "topK", opts["topK"].as<double>(), 1, c.vocab_size);
+  const float temperature = num_arg(fn, "temperature", opts["temperature"].as<double>(), true);
+  StepOptions o;
+  o.positions = bool_opt(opts, "positions");
+  o.all_logits = false;
+  e.session.process(ids, o);
+  return top_k(e.session.last_logits(), c.vocab_size, k, temperature);
+}
+
+// opts: { topK, temperature, positions, window }.
+val next_js(double handle, val ids_in, val opts) {
+  return guarded([&] {
+    const char* fn = "next";
+    Entry& e = entry(fn, handle);
+    const ModelConfig& c = e.model.transformer->config();
+    const std::vector<int> ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), bool_opt(opts, "window"));
+    if (ids.empty()) fail(fn, ": ids must hold at least one token");
+    int k = 0;
+    val out = val::array();
+    for (const TokenProb& t : next_probs(fn, e, ids, opts, k)) {
+      val item = val::object();
+      item.set("id", t.id);
+      item.set("token", e.model.tokenizer->token_text(t.id));
+      item.set("p", t.p);
+      out.call<void>("push", item);
+    }
+    return out;
+  });
+}
+
+// opts: { maxTokens, temperature, topP, seed, window, positions }.
+val generate_js(double handle, val ids_in, val opts) {
+  return guarded([&] {
+    const char* fn = "generate";
+    Entry& e = entry(fn, handle);
+    const ModelConfig& c = e.model.transformer->config();
+    GenerateOptions g;
+    g.window = bool_opt(opts, "window");
+    g.positions = bool_opt(opts, "positions");
+    const std::vector<int> ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), g.window);
+    if (ids.empty()) fail(fn, ": ids must hold at least one token");
+    g.max_tokens = int_arg(fn, "maxTokens", opts["maxTokens"].as<double>(), 0, 1 << 20);
+    g.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>());
+    if (g.temperature < 0) fail(fn, ": temperature must be >= 0 (0 = always the most probable token)");
+    g.top_p = num_arg(fn, "topP", opts["topP"].as<double>(), true);
+    if (g.top_p > 1) fail(fn, ": topP must be in (0, 1] (got ", g.top_p, ")");
+    g.seed = std::uint64_t(int_arg(fn, "seed", opts["seed"].as<double>(), 0, 4294967295.0));
+    const Generation out = generate(e.session, ids, g);
+    val r = val::object();
+    r.set("ids", ints_js(out.ids));
+    r.set("text", text_js(e.model.tokenizer->decode(out.ids)));
+    r.set("stop", out.stop);
+    return r;
+  });
+}
+
+}  // namespace
+}  // namespace lookback::bind
+
+EMSCRIPTEN_BINDINGS(lookback_model) {
+  using namespace lookback::bind;
+  emscripten::function("modelLoadBundle", &load_bundle_js);
+  emscripten::function("modelLoadLlama2c", &load_llama2c_js);
+  emscripten::function("modelRandomWeights", &random_weights_js);
+  emscripten::function("modelDispose", &dispose_js);
+  emscripten::function("modelInfo", &info_of_js);
+  emscripten::function("modelEncode", &encode_js);
+  emscripten::function("modelDecode", &decode_js);
+  emscripten::function("modelTokens", &token_texts_js);
+  emscripten::function("modelWindow", &window_js);
+  emscripten::function("modelForward", &forward_js);
+  emscripten::function("modelNext", &next_js);
+  emscripten::function("modelGenerate", &generate_js);
+}
