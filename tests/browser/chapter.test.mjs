@@ -341,6 +341,8 @@ test('phone (375 px) and desktop: no sideways scrolling; screenshots of each wid
   const plane = await ready(page, 'lookback-qkv-plane');
   const bg = await plane.evaluate((el) => getComputedStyle(el).backgroundColor);
   assert.equal(bg, 'rgb(31, 33, 39)', 'dark panel colour from the chapter palette');
+  const corner = () => plane.evaluate((el) => Array.from(el.shadowRoot.querySelector('canvas').getContext('2d').getImageData(3, 3, 1, 1).data));
+  await until(corner, (px) => px[0] < 60 && px[1] < 60 && px[2] < 60, 'the plane redrawn in the dark palette');
   for (const tag of ['lookback-qkv-plane', 'lookback-mask-builder', 'lookback-worked-example']) {
     await shoot(await ready(page, tag), `chapter-${tag.replace('lookback-', '')}-dark`);
   }

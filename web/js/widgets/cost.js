@@ -25,7 +25,8 @@ dl div { background: var(--lb-page); border-radius: 8px; padding: .4rem .6rem; }
 dt { color: var(--lb-muted); font-size: .85rem; }
 dd { margin: 0; font: 600 1.15rem var(--lb-mono); }
 dd small { font: .8rem var(--lb-font); color: var(--lb-muted); display: block; }
-@container (max-width: 520px) { table.lengths .pp { display: none; } table.lengths { font-size: .82rem; } }
+table.lengths td { white-space: nowrap; }
+@container (max-width: 520px) { table.lengths .pp { display: none; } table.lengths { font-size: .85rem; } }
 tr.cur { background: color-mix(in srgb, var(--lb-accent) 14%, transparent); }
 `;
 
@@ -77,9 +78,9 @@ class Cost extends LookbackWidget {
         <div><dt>all heads and layers kept at once</dt><dd class="mem-model"></dd></div>
       </dl>
       <div class="scroll"><table class="num lengths">
-        <caption>Four times the length, sixteen times the scores and the memory</caption>
+        <caption>Four times the length: sixteen times the scores and memory</caption>
         <thead><tr><th scope="col">length</th><th scope="col">scores per head</th><th scope="col" class="pp">per pass, all heads</th>
-          <th scope="col">one score matrix</th><th scope="col">all heads and layers</th></tr></thead>
+          <th scope="col">one score matrix</th><th scope="col" class="pp">all heads and layers</th></tr></thead>
         <tbody></tbody></table></div>`;
     for (const input of this.root.querySelectorAll('input[type=range]')) {
       input.addEventListener('input', () => {
@@ -141,7 +142,7 @@ class Cost extends LookbackWidget {
     q('table.lengths tbody').innerHTML = rows.map((T) => {
       const r = this.numbers(T);
       return `<tr data-length="${T}" class="${T === this.T ? 'cur' : ''}"><th scope="row">${grouped(T)}</th><td>${grouped(r.perHead)}</td>
-        <td class="pp">${grouped(r.perPass)}</td><td>${megabytes(r.memHead)}</td><td>${megabytes(r.memModel)}</td></tr>`;
+        <td class="pp">${grouped(r.perPass)}</td><td>${megabytes(r.memHead)}</td><td class="pp">${megabytes(r.memModel)}</td></tr>`;
     }).join('');
     this.emit('lookback-change', { ...n, counted: this.counted });
   }
