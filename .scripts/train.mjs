@@ -1,5 +1,5 @@
 // `npm run train`: the whole, reproducible path from nothing to the shipped models. Generates the story corpus
-// (seed 1), trains the byte-level BPE tokenizer, encodes the splits, trains the window model and Sprout with the
+// (seed 1), trains the byte-level BPE tokenizer, encodes the splits, trains Sprout and the window model with the
 // native trainer (fixed step counts, so the same command gives the same weights on the same thread count), and
 // exports shared/models/window and shared/models/sprout with training.json beside them. Interrupted? Run it
 // again: finished stages are skipped and training resumes from its last checkpoint.
@@ -16,8 +16,8 @@ const data = `${work}/data`;
 // Everything that decides the weights. Changing any value retrains from scratch (the stamp differs).
 export const RECIPE = {
   corpus_seed: 1, train_stories: 200000, validation_stories: 2000, vocab: 2048,
-  window: { steps: 1500, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2 },
-  sprout: { steps: 4400, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2 },
+  sprout: { steps: 3600, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2 },
+  window: { steps: 800, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2 },
 };
 
 function run(cmd, args, { log } = {}) {
@@ -72,7 +72,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       run(bin('bpe'), ['--tokenizer', `${data}/tokenizer.json`, '--encode-corpus', `${data}/${split}.txt`, '--out', `${data}/${split}.bin`]);
     }
   });
-  stage('window', { corpus, ...RECIPE.window }, () => trainModel('window', RECIPE.window));
   stage('sprout', { corpus, ...RECIPE.sprout }, () => trainModel('sprout', RECIPE.sprout));
+  stage('window', { corpus, ...RECIPE.window }, () => trainModel('window', RECIPE.window));
   console.log('train: done; the models are in shared/models/. Next: `npm run eval` writes the model card.');
 }
