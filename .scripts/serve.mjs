@@ -1,8 +1,9 @@
 // A dependency-free static server for the chapter (web/) on 127.0.0.1, sending a strict Content-Security-Policy
-// (no 'unsafe-eval'). Used by `npm start` and by the browser tests. Not needed to read the chapter: web/ is a
+// (no 'unsafe-eval') and gzip-compressing text and WebAssembly as any ordinary static host would. Used by `npm start` and by the browser tests. Not needed to read the chapter: web/ is a
 // static folder any server can host.
 import { createServer } from 'node:http';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +27,18 @@ const TYPES = {
   '.md': 'text/plain; charset=utf-8', '.csv': 'text/csv; charset=utf-8',
 };
 
+// Text and WebAssembly shrink well; fonts, images and weights are sent as they are.
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.txt', '.cpp', '.md', '.csv']);
+const gzipCache = new Map();  // file -> {mtimeMs, size, data}
+
+function gzipped(file, stat) {
+  const hit = gzipCache.get(file);
+  if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.data;
+  const data = gzipSync(readFileSync(file), { level: 9 });
+  gzipCache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, data });
+  return data;
+}
+
 const WEB = fileURLToPath(new URL('../web', import.meta.url));
 
 function resolvePath(urlPath) {
@@ -42,16 +55,24 @@ function resolvePath(urlPath) {
 export function startServer({ port = 0, host = '127.0.0.1', csp = CSP } = {}) {
   const server = createServer((req, res) => {
     let file = resolvePath(req.url || '/');
+    let stat;
     try {
       if (file && statSync(file).isDirectory()) file = join(file, 'index.html');
-      if (!file || !statSync(file).isFile()) throw new Error('not found');
+      stat = file && statSync(file);
+      if (!stat || !stat.isFile()) throw new Error('not found');
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache' };
+    const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache',
+      vary: 'accept-encoding' };
     if (csp) headers['content-security-policy'] = csp;
-    res.writeHead(200, headers);
+    if (COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+      const body = gzipped(file, stat);
+      res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': body.length }).end(body);
+      return;
+    }
+    res.writeHead(200, { ...headers, 'content-length': stat.size });
     createReadStream(file).pipe(res);
   });
   return new Promise((resolve, reject) => {
