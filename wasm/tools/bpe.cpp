@@ -34,18 +34,21 @@ struct Args {
   bool has_encode = false;
 };
 
+// Prints the usage, with the error first when there is one; exits 0 for --help and 2 for a mistake.
 [[noreturn]] void usage(const std::string& error) {
-  std::cerr << "lookback-bpe: " << error << "\n"
-            << "usage: lookback-bpe --train FILE [--vocab 2048] --out tokenizer.json [--keep-invented]\n"
+  std::ostream& out = error.empty() ? std::cout : std::cerr;
+  if (!error.empty()) out << "lookback-bpe: " << error << "\n";
+  out << "usage: lookback-bpe --train FILE [--vocab 2048] --out tokenizer.json [--keep-invented]\n"
             << "       lookback-bpe --tokenizer tokenizer.json --encode TEXT\n"
             << "       lookback-bpe --tokenizer tokenizer.json --encode-corpus FILE --out tokens.bin [--context 256]\n";
-  std::exit(2);
+  std::exit(error.empty() ? 0 : 2);
 }
 
 Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
+    if (k == "--help" || k == "-h") usage("");
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) usage("missing value after " + k);
       return argv[++i];

@@ -36,18 +36,21 @@ struct Args {
   bool stats = false;
 };
 
+// Prints the usage, with the error first when there is one; exits 0 for --help and 2 for a mistake.
 [[noreturn]] void usage(const std::string& error) {
-  std::cerr << "lookback-corpus: " << error << "\n"
-            << "usage: lookback-corpus --seed N --split train|validation|probe [--stories N] [--first I]\n"
+  std::ostream& out = error.empty() ? std::cout : std::cerr;
+  if (!error.empty()) out << "lookback-corpus: " << error << "\n";
+  out << "usage: lookback-corpus --seed N --split train|validation|probe [--stories N] [--first I]\n"
             << "                       [--probes N] [--out FILE] [--stats] [--tokenizer tokenizer.json]\n"
             << "                       [--context 256]\n";
-  std::exit(2);
+  std::exit(error.empty() ? 0 : 2);
 }
 
 Args parse(int argc, char** argv) {
   Args a;
   for (int i = 1; i < argc; ++i) {
     const std::string k = argv[i];
+    if (k == "--help" || k == "-h") usage("");
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) usage("missing value after " + k);
       return argv[++i];
