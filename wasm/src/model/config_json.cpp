@@ -106,7 +106,7 @@ ModelConfig config_from_json(const std::string& text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // syntax errors, and numbers beyond double range
     model_error("config.json is not well-formed JSON: ", e.what());
   }
   if (!j.is_object()) model_error("config.json must hold a JSON object");

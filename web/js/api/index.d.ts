@@ -68,6 +68,124 @@ export interface Lookback {
   dot(a: Floats, b: Floats): number;
   /** bytes of WebAssembly memory (grows, never shrinks) */
   heapBytes(): number;
+  /**
+   * A model: a bundled one by name ("sprout"), a URL or (in Node) a path to a bundle folder
+   * (model.safetensors + config.json + tokenizer.json), a .safetensors file or a llama2.c .bin checkpoint,
+   * or bytes. Corrupt, truncated or mismatched files reject with an Error saying what and where.
+   */
+  loadModel(source: ModelSource, options?: LoadModelOptions): Promise<Model>;
+  /** a safetensors file of random weights for a config.json (text or object), for tests and demos */
+  randomWeights(config: string | ModelConfig, options?: { seed?: number; f16?: boolean }): Uint8Array;
+}
+
+// ---- models (web/js/api/model.js) ----
+// Shapes use L (layers), H (heads), T (tokens), V (vocabulary), C (model width).
+
+/** The fields of a model's config.json. */
+export interface ModelConfig {
+  arch: string;
+  dim: number;
+  n_layers: number;
+  n_heads: number;
+  n_kv_heads: number;
+  head_dim: number;
+  hidden_dim: number;
+  vocab_size: number;
+  max_seq_len: number;
+  norm_eps: number;
+  rope_theta: number;
+  rope_layout: 'adjacent' | 'half';
+  qk_norm: boolean;
+  mlp: 'swiglu' | 'gelu';
+  tied_embeddings: boolean;
+  bos_id: number;
+  eos_id: number;
+}
+
+export type Bytes = Uint8Array | ArrayBuffer;
+export type ModelSource =
+  | string
+  | URL
+  | Bytes
+  | { weights: Bytes; config: string | ModelConfig; tokenizer: string | object }
+  | { checkpoint: Bytes; tokenizer: Bytes };
+export interface LoadModelOptions {
+  /** tokenizer.json (bundles) or the tokenizer .bin (llama2.c): location, text/object or bytes */
+  tokenizer?: string | URL | Bytes | object;
+  /** config.json for safetensors bytes or a lone .safetensors file: location, text or object */
+  config?: string | URL | ModelConfig;
+}
+/** Token ids: a plain array or a typed array of integers in [0, V). */
+export type TokenIds = ArrayLike<number>;
+/** Text (encoded with the start mark first) or token ids. */
+export type TextOrIds = string | TokenIds;
+
+export interface ModelInfo {
+  config: ModelConfig;
+  tokenizer: 'byte-bpe' | 'llama2c';
+  parameters: number;
+}
+export interface ForwardOptions {
+  /** return every head's attention weights (default false) */
+  attention?: boolean;
+  /** rotary positions on (default true); off, the model sees no word order */
+  positions?: boolean;
+  /** return the residual stream before each layer and after the last (default false) */
+  residuals?: boolean;
+  /** a text longer than the context keeps the start mark and its last tokens instead of failing */
+  window?: boolean;
+}
+export interface ForwardResult {
+  /** the ids that were run (after the window, if any) */
+  ids: number[];
+  /** [T, V] */
+  logits: Float32Array;
+  /** [L, H, T, T], zero above the diagonal; null unless asked for */
+  attention: Float32Array | null;
+  /** [L+1, T, C]; null unless asked for */
+  residuals: Float32Array | null;
+  shape: { T: number; V: number; L: number; H: number; C: number };
+  /** leading positions reused from the previous call's cache */
+  reused: number;
+}
+export interface NextOptions { topK?: number; temperature?: number; positions?: boolean; window?: boolean }
+export interface NextToken { id: number; token: string; p: number }
+export interface GenerateOptions {
+  maxTokens?: number;
+  /** 0 = always the most probable token */
+  temperature?: number;
+  /** nucleus sampling mass in (0, 1] */
+  topP?: number;
+  /** the same seed gives the same text (natively and in WebAssembly) */
+  seed?: number;
+  /** slide past the end of the context instead of stopping */
+  window?: boolean;
+  positions?: boolean;
+}
+export interface GenerateResult {
+  /** the new tokens */
+  ids: number[];
+  text: string;
+  /** "end" (end mark), "max_tokens" or "context" (context full, no window) */
+  stop: 'end' | 'max_tokens' | 'context';
+}
+
+export interface Model {
+  readonly info: ModelInfo;
+  /** the most tokens one call can look at */
+  readonly context: number;
+  encode(text: string, options?: { bos?: boolean }): number[];
+  decode(ids: TokenIds): string;
+  /** each token's id and display text (start mark "◆") */
+  tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string }[];
+  /** the start mark and the last `size` - 1 ids (default: the context) */
+  window(ids: TokenIds, size?: number): number[];
+  forward(text: TextOrIds, options?: ForwardOptions): ForwardResult;
+  /** the topK most probable next tokens at a temperature */
+  next(text: TextOrIds, options?: NextOptions): NextToken[];
+  generate(prompt: TextOrIds, options?: GenerateOptions): GenerateResult;
+  /** frees the model now (otherwise when it is garbage-collected) */
+  dispose(): void;
 }
 
 /** Loads the WebAssembly core (once per realm) in Node, a page or a module worker. */

@@ -1,6 +1,7 @@
 // The lookback JS API: loads the WebAssembly core in Node or a browser page/module worker and exposes attention
 // functions on plain Float32Arrays. The only JS that touches the Emscripten module; callers never call .delete().
 // Not here: the worker protocol (web/js/worker) or anything drawn (web/js/widgets).
+import { modelApi } from './model.js';
 import { f32, options, REQUIRED, scaleFor, u8 } from './options.js';
 
 const IN_NODE = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined'
@@ -102,6 +103,8 @@ function makeApi(M) {
 
     /** bytes of WebAssembly memory in use by the heap (for leak checks) */
     heapBytes: () => M.HEAP8.length,
+
+    ...modelApi(M),
   };
   return Object.freeze(api);
 }
