@@ -89,13 +89,24 @@ SproutTrain::SproutTrain(const ModelConfig& cfg) : cfg_(cfg) {
   r.init(rope_table_.data(), c.max_seq_len, D, c.rope_theta);
 }
 
+namespace {
+// QK-norm makes every query and key a vector of norm sqrt(D) times its gains, so with the 1/sqrt(D) scale a
+// score can differ from another by at most 2·sqrt(D)·g_q·g_k: about 11 at D = 32 with gains of 1, too little
+// for one key to take most of the weight among a couple of hundred. Gains of 1.5 start that range at 25 (and
+// random scores with a spread of about 2); training moves them from there.
+constexpr float kQkGainInit = 1.5f;
+bool is_qk_gain(const std::string& name) {
+  return name.find(".q_norm.") != std::string::npos || name.find(".k_norm.") != std::string::npos;
+}
+}  // namespace
+
 void SproutTrain::init(float* w, std::uint64_t seed) const {
   InitRng rng(seed);
   const float out_scale = 1.0f / std::sqrt(2.0f * cfg_.n_layers);
   for (const ParamInfo& p : params()) {
     float* x = w + p.offset;
     if (p.shape.size() == 1) {
-      std::fill(x, x + p.size, 1.0f);
+      std::fill(x, x + p.size, is_qk_gain(p.name) ? kQkGainInit : 1.0f);
       continue;
     }
     const bool out_proj = p.name.find(".wo.") != std::string::npos || p.name.find(".w2.") != std::string::npos;
