@@ -66,6 +66,26 @@ json validation(const Ctx& c, Session& s, HeadScoreAccumulator& heads) {
   return out;
 }
 
+// A few validation stories with their loss, kept in the card so the shipped weights can be checked against
+// it by any runtime (the tests do, natively, in WebAssembly and through the JS API).
+json sample(const Ctx& c, Session& s, int count) {
+  json texts = json::array();
+  double total = 0;
+  long tokens = 0;
+  for (int i = 0; texts.size() < std::size_t(count); ++i) {
+    const std::string text = corpus::make_story(c.o.seed, corpus::Split::validation, std::uint64_t(i)).text;
+    std::vector<int> ids = c.encode(text);
+    ids.push_back(c.m.tokenizer->eos_id());
+    if (int(ids.size()) > c.max_len) continue;
+    s.reset();
+    s.process(ids);
+    for (std::size_t t = 0; t + 1 < ids.size(); ++t) total += nll(s.logits(int(t)), c.V, ids[t + 1]);
+    tokens += long(ids.size()) - 1;
+    texts.push_back(text);
+  }
+  return {{"texts", texts}, {"end_mark_appended", true}, {"tokens", tokens}, {"loss_nats", total / double(tokens)}};
+}
+
 json recall(const Ctx& c, Session& s, const std::vector<corpus::Probe>& probes) {
   double n = 0, sprout_hits = 0, window_hits = 0, swap_hits = 0;
   for (const auto& p : probes) {
@@ -183,6 +203,7 @@ json evaluate(const LoadedModel& m, const WindowModel* window, const EvalOptions
   card["evaluation"] = {{"seed", o.seed}, {"val_stories", o.val_stories}, {"head_texts", o.head_texts},
                         {"probes_per_kind", o.probes}, {"repeats", o.repeats}};
   card["validation"] = validation(c, s, heads);
+  card["validation"]["sample"] = sample(c, s, 8);
   card["probes"] = {{"recall", recall(c, s, probes)}, {"name", names(c, s, probes)}};
   card["induction_test"] = induction(c, s, heads);
   const HeadHabit ph = pronouns(c, s, probes);

@@ -1,0 +1,33 @@
+// The shipped models against their card: every file the card lists is present with the recorded size and
+// SHA-256, every acceptance row is a measured number, and the card was made from the files beside it.
+// Skips when no trained model is present.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { checksums } from '../../.scripts/eval.mjs';
+
+const models = fileURLToPath(new URL('../../shared/models/', import.meta.url));
+const cardPath = `${models}sprout/card.json`;
+const card = existsSync(cardPath) ? JSON.parse(readFileSync(cardPath, 'utf8')) : null;
+const skip = card ? false : `no model card at ${cardPath}`;
+
+test('the card lists exactly the shipped files, with matching sizes and checksums', { skip }, () => {
+  assert.deepEqual(checksums(`${models}sprout`), card.files);
+  if (card.window_files) assert.deepEqual(checksums(`${models}window`), card.window_files);
+});
+
+test('the card holds measured numbers for every acceptance criterion', { skip }, () => {
+  assert.ok(card.acceptance.length >= 7);
+  for (const row of card.acceptance) {
+    assert.equal(typeof row.value, 'number', row.criterion);
+    assert.ok(Number.isFinite(row.value), row.criterion);
+    assert.equal(typeof row.pass, 'boolean');
+  }
+  const h = card.heads;
+  for (const key of ['previous_token', 'start_mark', 'four_or_more_back', 'induction', 'pronoun_to_name']) {
+    assert.equal(h[key].by_layer.length, h.layers, key);
+    assert.ok(h[key].by_layer.every((row) => row.length === h.heads), key);
+  }
+  assert.ok(card.validation.sample.texts.length > 0);
+});
