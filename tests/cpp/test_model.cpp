@@ -121,6 +121,10 @@ TEST_CASE("editing the end of a text reuses the cached prefix and gives the same
   // records that were not kept force recomputation from the first position that lacks them
   s.process(ids, StepOptions{});  // positions 10.. computed without attention or residuals
   CHECK(s.process(ids, everything()) == 10);
+  // appending with records on does not claim records for earlier positions that lack them
+  s.process({ids[0], ids[1]}, StepOptions{});
+  s.append(ids[2], everything());
+  CHECK_THROWS_AS(s.attention(), ModelError);
   // switching positions off invalidates the cache
   CHECK(s.process(ids, everything(false)) == 0);
 }

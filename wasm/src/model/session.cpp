@@ -29,16 +29,14 @@ void grow(V& v, std::size_t n) {
 Session::Session(std::shared_ptr<const Transformer> model) : model_(std::move(model)) {
   const ModelConfig& c = model_->config();
   kv_width_ = c.n_kv_heads * c.head_dim;
-  kv_.reserve(std::size_t(c.max_seq_len) * c.n_layers * 2 * kv_width_);
+  kv_.assign(std::size_t(c.n_layers) * 2 * c.max_seq_len * kv_width_, 0.0f);
   tokens_.reserve(std::size_t(c.max_seq_len));
 }
 
 void Session::reset() { truncate(0); }
 
 void Session::truncate(int n) {
-  const ModelConfig& c = model_->config();
   tokens_.resize(std::size_t(n));
-  kv_.resize(std::size_t(n) * c.n_layers * 2 * kv_width_);
   logits_rows_ = std::min(logits_rows_, n);
   attn_rows_ = std::min(attn_rows_, n);
   resid_rows_ = std::min(resid_rows_, n);
@@ -97,7 +95,6 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
   const int start = length(), S = start + T, C = c.dim, L = c.n_layers, V = c.vocab_size;
   reserve_workspace(T, S, o.attention);
   tokens_.insert(tokens_.end(), ids, ids + T);
-  kv_.resize(std::size_t(S) * L * 2 * kv_width_);
   if (o.attention) grow(attn_, tri_offset(S, L * c.n_heads));
   if (o.residuals) grow(resid_, std::size_t(S) * (L + 1) * C);
   // x: [T, C] token embeddings
@@ -113,9 +110,10 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
   grow(logits_, std::size_t(S) * V);
   rmsnorm(&x_[std::size_t(first) * C], w.final_norm(), xn_.data(), rows, C, c.norm_eps);
   linear(xn_.data(), rows, C, w.classifier(), V, &logits_[std::size_t(start + first) * V], false);
-  if (o.all_logits) logits_rows_ = S;
-  if (o.attention) attn_rows_ = S;
-  if (o.residuals) resid_rows_ = S;
+  // the records now cover every position only if they did up to `start`
+  if (o.all_logits && logits_rows_ == start) logits_rows_ = S;
+  if (o.attention && attn_rows_ == start) attn_rows_ = S;
+  if (o.residuals && resid_rows_ == start) resid_rows_ = S;
 }
 
 // x += attention(norm(x)) · woᵀ for the T new positions start..start+T.
@@ -137,14 +135,16 @@ void Session::layer(int l, int T, int start, const StepOptions& o) {
     rope(q, T, H, D, QKV, model_->rope_row(start), c.rope_layout);
     rope(k, T, Hkv, D, QKV, model_->rope_row(start), c.rope_layout);
   }
-  for (int t = 0; t < T; ++t)  // cache row: [2, Hkv*D], keys then values
-    std::memcpy(kv(start + t, l), k + std::size_t(t) * QKV, sizeof(float) * 2 * KD);
+  for (int t = 0; t < T; ++t) {  // append this layer's keys and values to the cache
+    std::memcpy(kv(l, 0, start + t), k + std::size_t(t) * QKV, sizeof(float) * KD);
+    std::memcpy(kv(l, 1, start + t), k + std::size_t(t) * QKV + KD, sizeof(float) * KD);
+  }
   AttentionShape a;
   a.T = T, a.S = S, a.H = H, a.Hkv = Hkv, a.D = D;
-  a.ldq = QKV, a.ldk = a.ldv = L * 2 * KD, a.ldo = HD;
+  a.ldq = QKV, a.ldk = a.ldv = KD, a.ldo = HD;
   a.scale = 1.0f / std::sqrt(float(D));
   a.causal = true;
-  lookback::attention(q, kv(0, l), kv(0, l) + KD, att_.data(), o.attention ? weights_.data() : nullptr, a);
+  lookback::attention(q, kv(l, 0, 0), kv(l, 1, 0), att_.data(), o.attention ? weights_.data() : nullptr, a);
   if (o.attention)  // weights: [H, T, S] -> record row start+t: [L, H, start+t+1]
     for (int t = 0; t < T; ++t)
       for (int h = 0; h < H; ++h)

@@ -52,13 +52,16 @@ class Session {
   void layer(int l, int T, int start, const StepOptions& o);
   void mlp(int l, int T);
   void reserve_workspace(int T, int S, bool attention);
-  float* kv(int t, int l) { return kv_.data() + (std::size_t(t) * model_->config().n_layers + l) * 2 * kv_width_; }
+  // Keys (which = 0) or values (1) of layer l from position t on: rows of Hkv*D floats.
+  float* kv(int l, int which, int t) {
+    return kv_.data() + ((std::size_t(l) * 2 + which) * model_->config().max_seq_len + t) * kv_width_;
+  }
 
   std::shared_ptr<const Transformer> model_;
   int kv_width_;                 // Hkv * D
   std::vector<int> tokens_;      // the tokens whose keys and values are cached
   bool positions_ = true;        // the position mode the cache was computed with
-  std::vector<float> kv_;        // [T, L, 2, Hkv*D]: per token, per layer, keys then values
+  std::vector<float> kv_;        // [L, 2, max_seq_len, Hkv*D]: per layer the keys, then the values
   // per-position records, valid for the leading rows counted beside them
   std::vector<float> logits_;    // [T, V]
   int logits_rows_ = 0;
