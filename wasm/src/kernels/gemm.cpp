@@ -1,98 +1,150 @@
-// Row-major GEMM, C (+)= A·B and C (+)= A·Bᵀ, vectorised with a register-tiled micro-kernel.
-// B is packed, one panel of NR columns and KC rows at a time, into a zero-padded contiguous buffer;
-// the same micro-kernel then serves both layouts and every edge. Not threaded (the caller may split M).
+// Row-major GEMM, C (+)= A·B and C (+)= A·Bᵀ, vectorised with a register-tiled micro-kernel on packed panels:
+// B in panels of NR columns (either layout packs to the same form), A in panels of MR rows, so that the kernel
+// reads two contiguous streams at constant offsets. Blocked over K (KC), N (NC) and M (MC); edges go through a
+// small padded tile. The pieces (pack_a, pack_b, tile) are shared with attention.cpp through simd.hpp.
+// Not threaded (the caller may split M).
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "kernels/simd.hpp"
 #include "lookback/kernels.hpp"
 
 namespace lookback {
+namespace simd {
 namespace {
 
-using simd::batch;
-using simd::W;
-constexpr int NV = 2;                  // vectors per micro-tile row
-constexpr int NR = NV * W;             // columns per micro-tile
-constexpr int MR = W >= 8 ? 6 : 4;     // rows per micro-tile (fits the register file: MR*NV + NV + 1)
-constexpr int KC = 256;                // depth of one packed panel
+#ifndef LOOKBACK_GEMM_KC
+#define LOOKBACK_GEMM_KC 512
+#endif
+#ifndef LOOKBACK_GEMM_NC
+#define LOOKBACK_GEMM_NC 2048
+#endif
+#ifndef LOOKBACK_GEMM_MC
+#define LOOKBACK_GEMM_MC 120
+#endif
+constexpr int KC = LOOKBACK_GEMM_KC;                        // depth of one packed block
+constexpr int NC = LOOKBACK_GEMM_NC;                        // columns of one packed B block
+constexpr int MC = (LOOKBACK_GEMM_MC + MR - 1) / MR * MR;  // rows of one packed A block
 
-// c[rows, NR] = A[rows, kc] · Bp[kc, NR] (+ c when add); rows <= MR; c has leading dimension ldc.
+// c[R, NR] (+)= Ap[kc][MR] · Bp[kc][NR]; c has leading dimension ldc. Not unrolled: in WebAssembly an
+// unrolled loop keeps two steps of B live and spills accumulators.
 template <int R>
-void micro(int kc, const float* A, int lda, const float* Bp, float* c, int ldc, bool add) {
+void micro(int kc, const float* Ap, const float* Bp, float* c, int ldc, bool add) {
   batch acc[R][NV];
   for (int r = 0; r < R; ++r)
-    for (int v = 0; v < NV; ++v) acc[r][v] = add ? simd::load(c + r * ldc + v * W) : batch(0.0f);
+    for (int v = 0; v < NV; ++v) acc[r][v] = batch(0.0f);
+#pragma clang loop unroll(disable)
   for (int k = 0; k < kc; ++k) {
     batch b[NV];
-    for (int v = 0; v < NV; ++v) b[v] = simd::load(Bp + k * NR + v * W);
+    for (int v = 0; v < NV; ++v) b[v] = load(Bp + v * W);
     for (int r = 0; r < R; ++r) {
-      const batch a(A[r * lda + k]);
+      const batch a(Ap[r]);
       for (int v = 0; v < NV; ++v) acc[r][v] = xsimd::fma(a, b[v], acc[r][v]);
     }
+    Ap += MR;
+    Bp += NR;
   }
   for (int r = 0; r < R; ++r)
-    for (int v = 0; v < NV; ++v) simd::store(c + r * ldc + v * W, acc[r][v]);
+    for (int v = 0; v < NV; ++v) {
+      float* p = c + r * ldc + v * W;
+      store(p, add ? acc[r][v] + load(p) : acc[r][v]);
+    }
 }
 
-using MicroFn = void (*)(int, const float*, int, const float*, float*, int, bool);
-MicroFn micro_for(int rows) {
-  static const MicroFn table[] = {micro<1>, micro<2>, micro<3>, micro<4>,
-                                  micro<(MR > 4 ? 5 : 4)>, micro<(MR > 5 ? 6 : 4)>};
+using MicroFn = void (*)(int, const float*, const float*, float*, int, bool);
+template <int... R>
+MicroFn micro_for(int rows, std::integer_sequence<int, R...>) {
+  static constexpr MicroFn table[] = {micro<R + 1>...};
   return table[rows - 1];
 }
 
-// One C tile: rows x cols (cols <= NR); edges go through a small padded tile.
-void tile(int rows, int cols, int kc, const float* A, int lda, const float* Bp, float* C, int ldc,
-          bool add) {
-  const MicroFn f = micro_for(rows);
-  if (cols == NR) return f(kc, A, lda, Bp, C, ldc, add);
-  alignas(64) float t[MR * NR];
+}  // namespace
+
+void pack_a(int rows, int kc, float alpha, const float* A, int lda, float* Ap) {
   for (int r = 0; r < rows; ++r) {
-    std::memcpy(t + r * NR, C + r * ldc, sizeof(float) * cols);
-    std::fill(t + r * NR + cols, t + (r + 1) * NR, 0.0f);
+    const float* src = A + std::size_t(r) * lda;
+    for (int k = 0; k < kc; ++k) Ap[std::size_t(k) * MR + r] = alpha * src[k];
   }
-  f(kc, A, lda, Bp, t, NR, add);
-  for (int r = 0; r < rows; ++r) std::memcpy(C + r * ldc, t + r * NR, sizeof(float) * cols);
+  for (int r = rows; r < MR; ++r)
+    for (int k = 0; k < kc; ++k) Ap[std::size_t(k) * MR + r] = 0.0f;
 }
 
-// Packs B[k0:k0+kc, j0:j0+cols] (or its transpose when trans) into Bp[kc, NR], zero-padded.
-void pack(bool trans, const float* B, int ldb, int k0, int kc, int j0, int cols, float* Bp) {
-  for (int k = 0; k < kc; ++k) {
-    float* dst = Bp + k * NR;
+void pack_b(bool trans, int kc, int cols, const float* B, int ldb, float* Bp, std::size_t panel_stride) {
+  for (int j0 = 0; j0 < cols; j0 += NR, Bp += panel_stride) {
+    const int n = std::min(NR, cols - j0);
     if (!trans) {
-      std::memcpy(dst, B + std::size_t(k0 + k) * ldb + j0, sizeof(float) * cols);
+      for (int k = 0; k < kc; ++k) {
+        float* dst = Bp + std::size_t(k) * NR;
+        std::memcpy(dst, B + std::size_t(k) * ldb + j0, sizeof(float) * n);
+        std::fill(dst + n, dst + NR, 0.0f);
+      }
     } else {
-      for (int c = 0; c < cols; ++c) dst[c] = B[std::size_t(j0 + c) * ldb + k0 + k];
+      // column j of the panel is row j0 + j of B: read rows contiguously, write with stride NR
+      for (int j = 0; j < n; ++j) {
+        const float* src = B + std::size_t(j0 + j) * ldb;
+        for (int k = 0; k < kc; ++k) Bp[std::size_t(k) * NR + j] = src[k];
+      }
+      if (n < NR)
+        for (int k = 0; k < kc; ++k) std::fill(Bp + std::size_t(k) * NR + n, Bp + std::size_t(k + 1) * NR, 0.0f);
     }
-    std::fill(dst + cols, dst + NR, 0.0f);
   }
 }
+
+void tile(int rows, int cols, int kc, const float* Ap, const float* Bp, float* C, int ldc, bool add) {
+  const MicroFn f = micro_for(rows, std::make_integer_sequence<int, MR>());
+  if (cols == NR) return f(kc, Ap, Bp, C, ldc, add);
+  alignas(64) float t[MR * NR];
+  if (add)
+    for (int r = 0; r < rows; ++r) {
+      std::memcpy(t + r * NR, C + std::size_t(r) * ldc, sizeof(float) * cols);
+      std::fill(t + r * NR + cols, t + (r + 1) * NR, 0.0f);
+    }
+  f(kc, Ap, Bp, t, NR, add);
+  for (int r = 0; r < rows; ++r) std::memcpy(C + std::size_t(r) * ldc, t + r * NR, sizeof(float) * cols);
+}
+
+}  // namespace simd
+
+namespace {
 
 void zero_rows(int M, int N, float* C, int ldc) {
   for (int i = 0; i < M; ++i) std::fill(C + std::size_t(i) * ldc, C + std::size_t(i) * ldc + N, 0.0f);
 }
 
-void gemm(bool trans, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C,
-          int ldc, bool accumulate) {
+void gemm(bool trans, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+          bool accumulate) {
+  using namespace simd;
   if (M <= 0 || N <= 0) return;
   if (K <= 0) {
     if (!accumulate) zero_rows(M, N, C, ldc);
     return;
   }
-  thread_local std::vector<float> panel;
-  panel.resize(std::size_t(KC) * NR);
-  for (int k0 = 0; k0 < K; k0 += KC) {
-    const int kc = std::min(KC, K - k0);
+  // K in equal blocks of at most KC, so that no block is a thin remainder
+  const int kblocks = (K + KC - 1) / KC, kcmax = (K + kblocks - 1) / kblocks;
+  const int ncmax = std::min(N, NC), mcmax = std::min(M, MC);
+  thread_local std::vector<float> bp, ap;
+  bp.resize(std::size_t((ncmax + NR - 1) / NR) * kcmax * NR);
+  ap.resize(std::size_t((mcmax + MR - 1) / MR) * kcmax * MR);
+  for (int k0 = 0; k0 < K; k0 += kcmax) {
+    const int kc = std::min(kcmax, K - k0);
     const bool add = accumulate || k0 > 0;
-    for (int j0 = 0; j0 < N; j0 += NR) {
-      const int cols = std::min(NR, N - j0);
-      pack(trans, B, ldb, k0, kc, j0, cols, panel.data());
-      for (int i0 = 0; i0 < M; i0 += MR) {
-        const int rows = std::min(MR, M - i0);
-        tile(rows, cols, kc, A + std::size_t(i0) * lda + k0, lda, panel.data(),
-             C + std::size_t(i0) * ldc + j0, ldc, add);
+    for (int j0 = 0; j0 < N; j0 += ncmax) {
+      const int nc = std::min(ncmax, N - j0);
+      pack_b(trans, kc, nc, trans ? B + std::size_t(j0) * ldb + k0 : B + std::size_t(k0) * ldb + j0, ldb,
+             bp.data(), std::size_t(kc) * NR);
+      for (int i0 = 0; i0 < M; i0 += mcmax) {
+        const int mc = std::min(mcmax, M - i0);
+        for (int i = 0; i < mc; i += MR)
+          pack_a(std::min(MR, mc - i), kc, 1.0f, A + std::size_t(i0 + i) * lda + k0, lda,
+                 ap.data() + std::size_t(i / MR) * kc * MR);
+        for (int j = 0; j < nc; j += NR) {
+          const float* panel = bp.data() + std::size_t(j / NR) * kc * NR;
+          for (int i = 0; i < mc; i += MR)
+            tile(std::min(MR, mc - i), std::min(NR, nc - j), kc, ap.data() + std::size_t(i / MR) * kc * MR, panel,
+                 C + std::size_t(i0 + i) * ldc + j0 + j, ldc, add);
+        }
       }
     }
   }

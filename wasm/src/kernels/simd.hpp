@@ -1,6 +1,9 @@
-// Private helpers shared by the vectorised kernels: the batch type of this build and small loads/stores.
+// Private helpers shared by the vectorised kernels: the batch type of this build, small loads/stores, and the
+// pieces of the matrix product (gemm.cpp) that attention.cpp reuses with its own loops.
 // Not a public header: kernels' callers see only pointers and sizes (lookback/kernels.hpp).
 #pragma once
+#include <cstddef>
+
 #include <xsimd/xsimd.hpp>
 
 namespace lookback::simd {
@@ -11,5 +14,29 @@ constexpr int W = static_cast<int>(batch::size);
 inline batch load(const float* p) { return batch::load_unaligned(p); }
 inline void store(float* p, const batch& b) { b.store_unaligned(p); }
 inline float sum(const batch& b) { return xsimd::hadd(b); }
+
+// ---- packed-panel matrix product (gemm.cpp) ------------------------------------------------------------
+// The micro-kernel keeps an MR x NR tile of C in registers and walks k over a packed panel of A (MR rows,
+// [k][MR]) and one of B (NR columns, [k][NR]): per step NV vector loads of B, MR broadcasts of A, MR*NV
+// multiply-adds. WebAssembly has no FMA and V8 allocates 15 xmm registers: 5 x 8 needs 10 accumulators,
+// 2 B vectors, the broadcast and one product, and does not spill (6 x 8 does, and runs slower).
+// The sizes can be overridden with -D for tuning experiments (tests/bench/variants.mjs).
+#ifndef LOOKBACK_GEMM_MR
+#define LOOKBACK_GEMM_MR (W >= 8 ? 6 : 5)
+#endif
+#ifndef LOOKBACK_GEMM_NV
+#define LOOKBACK_GEMM_NV 2
+#endif
+constexpr int NV = LOOKBACK_GEMM_NV;  // vectors per tile row
+constexpr int NR = NV * W;            // columns per tile
+constexpr int MR = LOOKBACK_GEMM_MR;  // rows per tile
+
+// Packs alpha · A[rows, kc] (rows <= MR, leading dimension lda) into Ap[kc][MR], padding rows with zeros.
+void pack_a(int rows, int kc, float alpha, const float* A, int lda, float* Ap);
+// Packs B[kc, cols] (or, when trans, the transpose of B[cols, kc]) into ceil(cols / NR) panels of [kc][NR]
+// floats, zero-padded; panel p starts at Bp + p * panel_stride (>= kc * NR).
+void pack_b(bool trans, int kc, int cols, const float* B, int ldb, float* Bp, std::size_t panel_stride);
+// C[rows, cols] (+= when add) Ap · Bp over kc steps of one A panel and one B panel; rows <= MR, cols <= NR.
+void tile(int rows, int cols, int kc, const float* Ap, const float* Bp, float* C, int ldc, bool add);
 
 }  // namespace lookback::simd
