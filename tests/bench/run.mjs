@@ -1,0 +1,305 @@
+// `npm run bench`: causal attention (T = 64, 256, 512; H = 6; D = 32, 64) and a QKV-shaped GEMM (M = T,
+// K = 192, 384, N = 3K) on lookback (public JS API, and its kernels alone), onnxruntime-web (wasm, 1 thread),
+// TensorFlow.js wasm (SIMD, 1 thread) and plain JS, against a measured WebAssembly SIMD128 peak. Backends are
+// interleaved round by round (the order rotates) and medians reported, so machine load affects all alike.
+// Every output is checked against a float64 reference; a wrong backend makes the run fail (exit 1).
+// Prints one table per case and writes .build/bench/results.json. A benchmark, not a test.
+//
+// Options: --rounds N (15)  --min-sample-ms X (10: calls per sample are batched up to this)  --only attention|gemm
+//          --case attention:T:D | gemm:T:K (repeatable)  --backends a,b,...  --no-kernel  --json PATH
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { setupLookback, setupLookbackKernels, setupOrt, setupPlainJs, setupTfjs, thdToHtd } from './backends.mjs';
+import { buildKernelModule } from './build-kernels.mjs';
+import { loadPeak, PEAK_ACCUMULATORS } from './peak.mjs';
+import { attentionRef, gemmRef, maxRelError } from './reference.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const TOLERANCE = 1e-4;  // max |x - ref| / max |ref|; float32 results sit near 1e-6
+
+// ---- options ----------------------------------------------------------------------------------------------
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const value = (name, dflt) => {
+  const i = argv.indexOf(name);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : dflt;
+};
+const values = (name) => argv.flatMap((a, i) => (a === name && i + 1 < argv.length ? [argv[i + 1]] : []));
+const ROUNDS = Number(value('--rounds', 15));
+const MIN_SAMPLE_MS = Number(value('--min-sample-ms', 10));
+const ONLY = value('--only', null);
+const JSON_PATH = value('--json', `${root}.build/bench/results.json`);
+const WANT = value('--backends', null)?.split(',');
+
+const HEADS = 6;
+let cases = [];
+for (const T of [64, 256, 512]) for (const D of [32, 64]) cases.push({ kind: 'attention', T, H: HEADS, D });
+for (const K of [192, 384]) for (const T of [64, 256, 512]) cases.push({ kind: 'gemm', M: T, N: 3 * K, K });
+if (values('--case').length) {
+  cases = values('--case').map((s) => {
+    const [kind, a, b] = s.split(':');
+    return kind === 'gemm' ? { kind, M: +a, N: 3 * +b, K: +b } : { kind: 'attention', T: +a, H: HEADS, D: +b };
+  });
+}
+if (ONLY) cases = cases.filter((c) => c.kind === ONLY);
+
+// ---- helpers ----------------------------------------------------------------------------------------------
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').trim().split(/\s+/).slice(0, 3).map(Number);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+function rng(seed) {  // mulberry32, uniform in [-1, 1)
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 31 - 1;
+  };
+}
+const randoms = (n, r) => Float32Array.from({ length: n }, r);
+const call = (f) => {
+  const r = f();
+  return r && typeof r.then === 'function' ? r : null;
+};
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+// ms per call, wall clock and this process's CPU time (which other processes' load inflates less)
+async function timeCalls(run, reps) {
+  const c0 = cpuMs();
+  const t0 = performance.now();
+  for (let i = 0; i < reps; i++) {
+    const p = call(run);
+    if (p) await p;
+  }
+  return { wall: (performance.now() - t0) / reps, cpu: (cpuMs() - c0) / reps };
+}
+// Warm-up (at least 2 calls and 50 ms, at most 20 calls), then the number of calls that fill one sample.
+async function warmAndCalibrate(run) {
+  let calls = 0;
+  const t0 = performance.now();
+  while (calls < 2 || (performance.now() - t0 < 50 && calls < 20)) {
+    await timeCalls(run, 1);
+    calls++;
+  }
+  const one = (await timeCalls(run, 1)).wall;
+  return Math.max(1, Math.ceil(MIN_SAMPLE_MS / Math.max(one, 1e-3)));
+}
+// rounds x entries, the order rotating each round; returns each entry's per-call samples (ms), wall and cpu
+async function interleave(entries) {
+  const samples = entries.map(() => ({ wall: [], cpu: [] }));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let i = 0; i < entries.length; i++) {
+      const j = (i + r) % entries.length;
+      const t = await timeCalls(entries[j].run, entries[j].reps);
+      samples[j].wall.push(t.wall);
+      samples[j].cpu.push(t.cpu);
+    }
+  }
+  return samples;
+}
+
+function prepare(c, r) {
+  if (c.kind === 'attention') {
+    const { H, T, D } = c;
+    const n = H * T * D;
+    const q = randoms(n, r), k = randoms(n, r), v = randoms(n, r);
+    const toThd = (x) => {  // [H,T,D] -> [T,H,D], the layout of lookback's API
+      const y = new Float32Array(n);
+      for (let h = 0; h < H; h++) for (let t = 0; t < T; t++) y.set(x.subarray((h * T + t) * D, (h * T + t + 1) * D), (t * H + h) * D);
+      return y;
+    };
+    const maskAdd = new Float32Array(T * T);
+    for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) maskAdd[i * T + j] = -1e9;
+    return {
+      ...c, q, k, v, qT: toThd(q), kT: toThd(k), vT: toThd(v), maskAdd,
+      ref: attentionRef(q, k, v, H, T, D),
+      flops: 4 * H * D * (T * (T + 1)) / 2,  // QKᵀ and P·V over the visible (causal) pairs
+      label: `causal attention  T=${T} H=${H} D=${D}`,
+    };
+  }
+  const { M, N, K } = c;
+  const a = randoms(M * K, r), b = randoms(K * N, r);
+  return { ...c, a, b, ref: gemmRef(a, b, M, N, K), flops: 2 * M * N * K, label: `gemm  M=${M} N=${N} K=${K}` };
+}
+
+// ---- peak -------------------------------------------------------------------------------------------------
+// One call of the peak loop sized to about a sample: { run, flops } (flops per call).
+async function peakRunner(acc) {
+  const p = await loadPeak(acc);
+  p.run(1000);
+  const t0 = performance.now();
+  p.run(100000);
+  const perIter = (performance.now() - t0) / 100000;
+  const iters = Math.max(1000, Math.round(MIN_SAMPLE_MS / perIter));
+  return { acc, run: () => p.run(iters), reps: 1, flops: iters * p.flopsPerIter };
+}
+
+// Every accumulator count, interleaved; the best median is the peak.
+async function measurePeak() {
+  const entries = [];
+  for (const acc of PEAK_ACCUMULATORS) entries.push(await peakRunner(acc));
+  for (const e of entries) await timeCalls(e.run, 3);
+  const samples = await interleave(entries);
+  const variants = entries.map((e, i) => {
+    const ms = median(samples[i].wall), cpu = median(samples[i].cpu);
+    return { accumulators: e.acc, median_ms: ms, gflops: e.flops / ms / 1e6, cpu_gflops: e.flops / cpu / 1e6 };
+  });
+  const best = variants.reduce((a, b) => (b.gflops > a.gflops ? b : a));
+  return { gflops: best.gflops, cpu_gflops: Math.max(...variants.map((v) => v.cpu_gflops)), accumulators: best.accumulators, variants };
+}
+
+// ---- main -------------------------------------------------------------------------------------------------
+const PEAK = 'simd128-peak';
+
+async function main() {
+  const load0 = loadavg();
+  const started = new Date();
+  console.log(`bench: ${os.cpus()[0]?.model ?? 'cpu'} x${os.cpus().length}, node ${process.versions.node} (V8 ${process.versions.v8})`);
+  console.log(`bench: load average at start ${load0.join(' ')} (1, 5, 15 min); ${ROUNDS} interleaved rounds per case, samples >= ${MIN_SAMPLE_MS} ms`);
+
+  const setups = [['ort-web', setupOrt], ['tfjs-wasm', setupTfjs], ['plain-js', setupPlainJs], ['lookback', setupLookback]];
+  if (!flag('--no-kernel')) {
+    const built = buildKernelModule();
+    if (built.path) setups.push(['lookback-kernel', () => setupLookbackKernels(built.path)]);
+    else console.log(`bench: skipping lookback-kernel: ${built.reason}`);
+  }
+  const backends = [];
+  for (const [name, setup] of setups) {
+    if (WANT && name !== 'ort-web' && !WANT.includes(name)) continue;  // ort stays: the ratios are against it
+    backends.push(await setup());
+  }
+  for (const b of backends) console.log(`bench: ${b.name}: ${JSON.stringify(b.info)}`);
+
+  const peakStart = await measurePeak();
+  const showPeak = (p) => p.variants.map((v) => `${v.accumulators} acc ${v.gflops.toFixed(1)}`).join(', ');
+  console.log(`bench: WebAssembly SIMD128 peak (f32x4 mul+add, 2 flops per lane): ${showPeak(peakStart)} GFLOP/s`);
+  // the best loop also runs in every case's rounds, so that % of peak compares like with like under load
+  const peakEntry = await peakRunner(peakStart.accumulators);
+
+  const r = rng(20240607);
+  const results = [];
+  const failures = [];
+  for (const c of cases) {
+    const pc = prepare(c, r);
+    const entries = [];
+    for (const b of backends) {
+      const runner = await b[c.kind](pc);
+      const reps = await warmAndCalibrate(runner.run);
+      const err = maxRelError(runner.result(), pc.ref);
+      const ok = err <= TOLERANCE;
+      if (!ok) failures.push(`${pc.label}: ${b.name} max rel error ${err}`);
+      entries.push({ name: b.name, run: runner.run, reps, err, ok, runner });
+    }
+    entries.push({ name: PEAK, run: peakEntry.run, reps: 1, err: null, ok: true });
+    const samples = await interleave(entries);
+    for (const e of entries) await e.runner?.dispose?.();
+    const rows = entries.map((e, i) => ({
+      name: e.name, reps: e.reps, err: e.err, ok: e.ok, samples: samples[i],
+      ms: median(samples[i].wall), cpu: median(samples[i].cpu),
+    }));
+    const peak = rows.find((e) => e.name === PEAK);
+    pc.peak = { gflops: peakEntry.flops / peak.ms / 1e6, cpu_gflops: peakEntry.flops / peak.cpu / 1e6 };
+    pc.entries = rows.filter((e) => e.name !== PEAK);
+    delete pc.ref;
+    results.push(pc);
+    const lb = pc.entries.find((e) => e.name === 'lookback'), ort = pc.entries.find((e) => e.name === 'ort-web');
+    console.log(`bench: ${pc.label.padEnd(30)} ort-web ${ort.ms.toFixed(3)} ms${lb ? `, lookback ${lb.ms.toFixed(3)} ms (${(ort.ms / lb.ms).toFixed(2)}x)` : ''}`);
+  }
+
+  const peakEnd = await measurePeak();
+  const load1 = loadavg();
+  for (const c of results) printCase(c);
+  const globalPeak = Math.max(peakStart.gflops, peakEnd.gflops, ...results.map((c) => c.peak.gflops));
+  console.log(`\nbench: SIMD128 peak (${peakStart.accumulators} accumulators) at start ${peakStart.gflops.toFixed(1)}, at end ` +
+    `${peakEnd.gflops.toFixed(1)}, highest ${globalPeak.toFixed(1)} GFLOP/s (by CPU time: ${Math.max(peakStart.cpu_gflops, peakEnd.cpu_gflops).toFixed(1)})`);
+  console.log(`bench: load average at start ${load0.join(' ')}, at end ${load1.join(' ')} (1, 5, 15 min; ${os.cpus().length} cores)`);
+
+  const targets = evaluateTargets(results);
+  console.log('\ntargets (medians of wall time; % of peak against the peak loop run in the same rounds):');
+  for (const t of targets) console.log(`  ${t.met ? 'MET    ' : 'MISSED '} ${t.name}: ${t.value.toFixed(2)}${t.unit} (target >= ${t.target}${t.unit}; by CPU time ${t.cpu_value.toFixed(2)}${t.unit})`);
+
+  const json = {
+    date: started.toISOString(),
+    machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.versions.node, v8: process.versions.v8 },
+    load_average: { start: load0, end: load1 },
+    method: {
+      rounds: ROUNDS, min_sample_ms: MIN_SAMPLE_MS,
+      statistic: 'median over interleaved rounds (the order rotates each round) of ms per call; wall clock, and this process\'s CPU time',
+      error: 'max |x - ref| / max |ref| against a float64 reference', tolerance: TOLERANCE,
+      attention_flops: '4*H*D*T(T+1)/2 (QK^T and PV over the visible causal pairs), the same count for every backend',
+      ratio_vs_ort: 'ort-web median / backend median (above 1 = faster than onnxruntime-web)',
+      pct_peak: 'backend GFLOP/s / GFLOP/s of the SIMD128 peak loop timed in the same rounds',
+    },
+    backends: Object.fromEntries(backends.map((b) => [b.name, b.info])),
+    peak: { highest_gflops: globalPeak, start: peakStart, end: peakEnd },
+    cases: results.map((c) => {
+      const ort = c.entries.find((e) => e.name === 'ort-web');
+      return {
+        kind: c.kind, label: c.label,
+        shape: c.kind === 'attention' ? { T: c.T, H: c.H, D: c.D, causal: true } : { M: c.M, N: c.N, K: c.K },
+        flops: c.flops, peak_gflops: c.peak.gflops, peak_cpu_gflops: c.peak.cpu_gflops,
+        backends: c.entries.map((e) => ({
+          name: e.name, median_ms: e.ms, median_cpu_ms: e.cpu, ratio_vs_ort: ort.ms / e.ms, ratio_vs_ort_cpu: ort.cpu / e.cpu,
+          gflops: c.flops / e.ms / 1e6, pct_peak: (100 * c.flops / e.ms / 1e6) / c.peak.gflops,
+          pct_peak_cpu: (100 * c.flops / e.cpu / 1e6) / c.peak.cpu_gflops,
+          max_rel_err: e.err, ok: e.ok, calls_per_sample: e.reps, samples_ms: e.samples.wall, samples_cpu_ms: e.samples.cpu,
+        })),
+      };
+    }),
+    targets,
+    failures,
+  };
+  mkdirSync(dirname(JSON_PATH), { recursive: true });
+  writeFileSync(JSON_PATH, `${JSON.stringify(json, null, 1)}\n`);
+  console.log(`\nbench: wrote ${JSON_PATH}`);
+  if (failures.length) {
+    console.error(`\nbench: FAILED: ${failures.length} wrong result(s):\n  ${failures.join('\n  ')}`);
+    process.exit(1);
+  }
+}
+
+function printCase(c) {
+  const ort = c.entries.find((e) => e.name === 'ort-web');
+  console.log(`\n${c.label}   (${(c.flops / 1e6).toFixed(1)} MFLOP${c.kind === 'attention' ? ' counting causal pairs only' : ''}; ` +
+    `SIMD128 peak in these rounds ${c.peak.gflops.toFixed(1)} GFLOP/s)`);
+  console.log('  backend           median ms    cpu ms   vs ort   GFLOP/s   % peak   max rel err');
+  for (const e of c.entries) {
+    const gf = c.flops / e.ms / 1e6;
+    console.log(`  ${e.name.padEnd(16)} ${e.ms.toFixed(3).padStart(10)} ${e.cpu.toFixed(3).padStart(9)} ${(ort.ms / e.ms).toFixed(2).padStart(7)}x ` +
+      `${gf.toFixed(2).padStart(9)} ${(100 * gf / c.peak.gflops).toFixed(1).padStart(7)}%   ${e.err.toExponential(1)}${e.ok ? '' : '  <-- WRONG'}`);
+  }
+}
+
+function evaluateTargets(results) {
+  const find = (pred) => results.find(pred);
+  const entry = (c, name) => c?.entries.find((e) => e.name === name);
+  const ratio = (c, name, k) => entry(c, 'ort-web')[k] / entry(c, name)[k];
+  const pct = (c, name, k) => (100 * c.flops / entry(c, name)[k] / 1e6) / (k === 'ms' ? c.peak.gflops : c.peak.cpu_gflops);
+  const out = [];
+  const a512 = find((c) => c.kind === 'attention' && c.T === 512 && c.D === 64);
+  const a64 = find((c) => c.kind === 'attention' && c.T === 64 && c.D === 64);
+  const g = find((c) => c.kind === 'gemm' && c.M === 512 && c.K === 384);
+  const add = (name, c, f, target, unit) => out.push({ name, value: f(c, 'ms'), cpu_value: f(c, 'cpu'), target, unit });
+  for (const name of ['lookback', 'lookback-kernel']) {
+    const tag = name === 'lookback' ? 'public API' : 'kernel alone';
+    if (entry(a512, name)) add(`attention T=512 H=6 D=64, speed-up vs ort-web (${tag})`, a512, (c, k) => ratio(c, name, k), 2, 'x');
+    if (entry(a64, name)) add(`attention T=64 H=6 D=64, speed-up vs ort-web (${tag})`, a64, (c, k) => ratio(c, name, k), 1.5, 'x');
+    if (entry(g, name)) {
+      add(`gemm 512x384x1152, % of SIMD128 peak (${tag})`, g, (c, k) => pct(c, name, k), 70, '%');
+      add(`gemm 512x384x1152, speed-up vs ort-web (${tag})`, g, (c, k) => ratio(c, name, k), 1.3, 'x');
+    }
+  }
+  return out.map((t) => ({ ...t, met: t.value >= t.target }));
+}
+
+main().catch((e) => {
+  console.error('bench: error:', e);
+  process.exit(1);
+});
