@@ -135,11 +135,15 @@ async function resolveSource(source, opts) {
   const lone = /\.safetensors$/i.test(url.pathname);
   const folder = lone ? new URL('./', url) : url.pathname.endsWith('/') ? url : new URL(`${url.href}/`);
   const weightsUrl = lone ? url : new URL(BUNDLE_FILES.weights, folder);
-  const [weights, configText, tokText] = await Promise.all([
+  // read together, but report the first failure in file order (weights, config, tokenizer), whichever fails first
+  const settled = await Promise.allSettled([
     readBytes(weightsUrl),
     config !== undefined ? asJsonText(config, 'config') : readText(new URL(BUNDLE_FILES.config, folder)),
     tokenizer !== undefined ? asJsonText(tokenizer, 'tokenizer') : readText(new URL(BUNDLE_FILES.tokenizer, folder)),
   ]);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [weights, configText, tokText] = settled.map((r) => r.value);
   return { kind: 'bundle', weights, config: configText, tokenizer: tokText };
 }
 
