@@ -7,15 +7,12 @@
 // Grouped heads (Hkv < H) share the packed key/value head. Not here: projections, positions or caching.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
 #include "kernels/simd.hpp"
 #include "lookback/kernels.hpp"
-
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#endif
 
 namespace lookback {
 namespace {
@@ -88,6 +85,27 @@ void softmax_columns(float* p, int n, float* inv) {
     simd::store(inv + v * W, xsimd::select(sum[v] > zero, batch(1.0f) / sum[v], zero));
 }
 
+// o[j, r] = tile[r, j] · inv[j] for r < n channels and j < nq queries; o has leading dimension ldo.
+void store_transposed(const float* tile, int n, int nq, const float* inv, float* o, int ldo) {
+  int j0 = 0;
+#if defined(__wasm_simd128__)
+  if (n == MR && MR >= 4) {  // channels 0-3 of four queries at a time through a 4x4 transpose
+    for (; j0 + 4 <= nq; j0 += 4) {
+      v128_t c[4];
+      for (int r = 0; r < 4; ++r) c[r] = wasm_v128_load(tile + r * NR + j0);
+      simd::transpose4(c[0], c[1], c[2], c[3]);
+      for (int i = 0; i < 4; ++i) {
+        float* dst = o + std::size_t(j0 + i) * ldo;
+        wasm_v128_store(dst, wasm_f32x4_mul(c[i], wasm_f32x4_splat(inv[j0 + i])));
+        for (int r = 4; r < MR; ++r) dst[r] = tile[r * NR + j0 + i] * inv[j0 + i];
+      }
+    }
+  }
+#endif
+  for (int j = j0; j < nq; ++j)
+    for (int r = 0; r < n; ++r) o[std::size_t(j) * ldo + r] = tile[r * NR + j] * inv[j];
+}
+
 }  // namespace
 
 int attention(const float* q, const float* k, const float* v, float* out, float* weights,
@@ -111,8 +129,14 @@ int attention(const float* q, const float* k, const float* v, float* out, float*
     for (int c = 0; c < dpanels; ++c) {
       const int n = std::min(MR, D - c * MR);
       float* dst = vp.data() + std::size_t(c) * MR * S;
-      for (int s = 0; s < S; ++s)
-        for (int r = 0; r < MR; ++r) dst[s * MR + r] = r < n ? vg[std::size_t(s) * ld.ldv + c * MR + r] : 0.0f;
+      for (int s = 0; s < S; ++s) {
+        const float* src = vg + std::size_t(s) * ld.ldv + c * MR;
+        if (n == MR) {
+          std::memcpy(dst + s * MR, src, sizeof(float) * MR);
+        } else {
+          for (int r = 0; r < MR; ++r) dst[s * MR + r] = r < n ? src[r] : 0.0f;
+        }
+      }
     }
     for (int h = g * group; h < (g + 1) * group; ++h) {
       for (int t0 = 0; t0 < T; t0 += NR) {
@@ -169,11 +193,7 @@ int attention(const float* q, const float* k, const float* v, float* out, float*
           } else {
             std::fill(tile, tile + MR * NR, 0.0f);
           }
-          for (int r = 0; r < n; ++r)
-            for (int vv = 0; vv < NV; ++vv)
-              simd::store(tile + r * NR + vv * W, simd::load(tile + r * NR + vv * W) * simd::load(inv + vv * W));
-          for (int j = 0; j < nq; ++j)
-            for (int r = 0; r < n; ++r) o[std::size_t(j) * ld.ldo + c * MR + r] = tile[r * NR + j];
+          store_transposed(tile, n, nq, inv, o + c * MR, ld.ldo);
         }
       }
     }

@@ -63,9 +63,23 @@ MicroFn micro_for(int rows, std::integer_sequence<int, R...>) {
 }  // namespace
 
 void pack_a(int rows, int kc, float alpha, const float* A, int lda, float* Ap) {
+  int k0 = 0;
+#if defined(__wasm_simd128__)
+  if (rows == MR && MR >= 4) {  // four rows at a time through 4x4 transposes, the rest one by one
+    const v128_t f = wasm_f32x4_splat(alpha);
+    for (; k0 + 4 <= kc; k0 += 4) {
+      v128_t a[4];
+      for (int r = 0; r < 4; ++r) a[r] = wasm_f32x4_mul(f, wasm_v128_load(A + std::size_t(r) * lda + k0));
+      transpose4(a[0], a[1], a[2], a[3]);
+      for (int i = 0; i < 4; ++i) wasm_v128_store(Ap + std::size_t(k0 + i) * MR, a[i]);
+      for (int r = 4; r < MR; ++r)
+        for (int i = 0; i < 4; ++i) Ap[std::size_t(k0 + i) * MR + r] = alpha * A[std::size_t(r) * lda + k0 + i];
+    }
+  }
+#endif
   for (int r = 0; r < rows; ++r) {
     const float* src = A + std::size_t(r) * lda;
-    for (int k = 0; k < kc; ++k) Ap[std::size_t(k) * MR + r] = alpha * src[k];
+    for (int k = k0; k < kc; ++k) Ap[std::size_t(k) * MR + r] = alpha * src[k];
   }
   for (int r = rows; r < MR; ++r)
     for (int k = 0; k < kc; ++k) Ap[std::size_t(k) * MR + r] = 0.0f;
@@ -82,9 +96,21 @@ void pack_b(bool trans, int kc, int cols, const float* B, int ldb, float* Bp, st
       }
     } else {
       // column j of the panel is row j0 + j of B: read rows contiguously, write with stride NR
+      int k0 = 0;
+#if defined(__wasm_simd128__)
+      if (n == NR) {  // 4 x 4 blocks through transposes
+        for (; k0 + 4 <= kc; k0 += 4)
+          for (int j = 0; j < NR; j += 4) {
+            v128_t b[4];
+            for (int i = 0; i < 4; ++i) b[i] = wasm_v128_load(B + std::size_t(j0 + j + i) * ldb + k0);
+            transpose4(b[0], b[1], b[2], b[3]);
+            for (int i = 0; i < 4; ++i) wasm_v128_store(Bp + std::size_t(k0 + i) * NR + j, b[i]);
+          }
+      }
+#endif
       for (int j = 0; j < n; ++j) {
         const float* src = B + std::size_t(j0 + j) * ldb;
-        for (int k = 0; k < kc; ++k) Bp[std::size_t(k) * NR + j] = src[k];
+        for (int k = k0; k < kc; ++k) Bp[std::size_t(k) * NR + j] = src[k];
       }
       if (n < NR)
         for (int k = 0; k < kc; ++k) std::fill(Bp + std::size_t(k) * NR + n, Bp + std::size_t(k + 1) * NR, 0.0f);

@@ -6,6 +6,10 @@
 
 #include <xsimd/xsimd.hpp>
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
 namespace lookback::simd {
 
 using batch = xsimd::batch<float>;
@@ -14,6 +18,18 @@ constexpr int W = static_cast<int>(batch::size);
 inline batch load(const float* p) { return batch::load_unaligned(p); }
 inline void store(float* p, const batch& b) { b.store_unaligned(p); }
 inline float sum(const batch& b) { return xsimd::hadd(b); }
+
+#if defined(__wasm_simd128__)
+// In place, rows a, b, c, d become columns (four shuffles of pairs, then four of halves).
+inline void transpose4(v128_t& a, v128_t& b, v128_t& c, v128_t& d) {
+  const v128_t ab0 = wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), ab1 = wasm_i32x4_shuffle(a, b, 2, 6, 3, 7);
+  const v128_t cd0 = wasm_i32x4_shuffle(c, d, 0, 4, 1, 5), cd1 = wasm_i32x4_shuffle(c, d, 2, 6, 3, 7);
+  a = wasm_i32x4_shuffle(ab0, cd0, 0, 1, 4, 5);
+  b = wasm_i32x4_shuffle(ab0, cd0, 2, 3, 6, 7);
+  c = wasm_i32x4_shuffle(ab1, cd1, 0, 1, 4, 5);
+  d = wasm_i32x4_shuffle(ab1, cd1, 2, 3, 6, 7);
+}
+#endif
 
 // ---- packed-panel matrix product (gemm.cpp) ------------------------------------------------------------
 // The micro-kernel keeps an MR x NR tile of C in registers and walks k over a packed panel of A (MR rows,
