@@ -16,6 +16,23 @@ export function thdToHtd(x, T, H, D) {
   return y;
 }
 
+// Runs f while noting the .wasm files read through node:fs (to show which build a library loads).
+async function wasmFilesRead(f) {
+  const fs = require('node:fs');
+  const seen = [];
+  const { readFileSync } = fs;
+  fs.readFileSync = function (p, ...rest) {
+    if (String(p).endsWith('.wasm')) seen.push(String(p).replace(/^.*node_modules\//, ''));
+    return readFileSync.call(this, p, ...rest);
+  };
+  try {
+    await f();
+  } finally {
+    fs.readFileSync = readFileSync;
+  }
+  return seen;
+}
+
 // ---- onnxruntime-web, WebAssembly execution provider ------------------------------------------------
 export async function setupOrt() {
   const ort = await import('onnxruntime-web');
@@ -23,10 +40,13 @@ export async function setupOrt() {
   ort.env.wasm.simd = true;
   ort.env.wasm.proxy = false;
   const opts = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
+  // the runtime loads on the first session: a tiny one, to see which binary it reads
+  const binary = await wasmFilesRead(async () => (await ort.InferenceSession.create(gemmModel(1, 1, 1), opts)).release());
   const version = ort.env.versions?.web;
   return {
     name: 'ort-web',
-    info: { version, numThreads: ort.env.wasm.numThreads, executionProvider: 'wasm', graphOptimizationLevel: 'all' },
+    info: { version, binary: binary.join(', '), numThreads: ort.env.wasm.numThreads, executionProvider: 'wasm',
+      graphOptimizationLevel: 'all' },
     async attention(c) {
       const { H, T, D } = c;
       const session = await ort.InferenceSession.create(attentionModel(H, T, D), opts);
@@ -56,24 +76,14 @@ export async function setupOrt() {
 
 // ---- TensorFlow.js, WebAssembly backend (XNNPACK), SIMD build without threads ------------------------------
 export async function setupTfjs() {
-  const fs = require('node:fs');
   const tf = await import('@tensorflow/tfjs-core');
   const tfwasm = await import('@tensorflow/tfjs-backend-wasm');
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);  // the non-threaded build, tfjs-backend-wasm-simd.wasm
   tfwasm.setThreadsCount(1);
-  // note which binary it reads, to show that the SIMD build is the one in use
-  const loaded = [];
-  const readFileSync = fs.readFileSync;
-  fs.readFileSync = function (p, ...rest) {
-    if (String(p).endsWith('.wasm')) loaded.push(String(p).replace(/^.*node_modules\//, ''));
-    return readFileSync.call(this, p, ...rest);
-  };
-  try {
+  const loaded = await wasmFilesRead(async () => {
     if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
     await tf.ready();
-  } finally {
-    fs.readFileSync = readFileSync;
-  }
+  });
   const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
   if (!simd || !loaded.some((p) => p.endsWith('tfjs-backend-wasm-simd.wasm'))) {
     throw new Error(`tfjs: expected the SIMD build, loaded ${loaded.join(', ') || 'nothing'} (SIMD support: ${simd})`);
