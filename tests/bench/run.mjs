@@ -7,6 +7,7 @@
 //
 // Options: --rounds N (15)  --min-sample-ms X (10: calls per sample are batched up to this)  --only attention|gemm
 //          --case attention:T:D | gemm:T:K (repeatable)  --backends a,b,...  --no-kernel  --json PATH
+//          --tolerance X (1e-4)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname } from 'node:path';
@@ -18,7 +19,7 @@ import { loadPeak, PEAK_ACCUMULATORS } from './peak.mjs';
 import { attentionRef, gemmRef, maxRelError } from './reference.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const TOLERANCE = 1e-4;  // max |x - ref| / max |ref|; float32 results sit near 1e-6
+const DEFAULT_TOLERANCE = 1e-4;  // max |x - ref| / max |ref|; float32 results sit near 1e-6
 
 // ---- options ----------------------------------------------------------------------------------------------
 const argv = process.argv.slice(2);
@@ -33,6 +34,7 @@ const MIN_SAMPLE_MS = Number(value('--min-sample-ms', 10));
 const ONLY = value('--only', null);
 const JSON_PATH = value('--json', `${root}.build/bench/results.json`);
 const WANT = value('--backends', null)?.split(',');
+const TOLERANCE = Number(value('--tolerance', DEFAULT_TOLERANCE));
 
 const HEADS = 6;
 let cases = [];
@@ -194,7 +196,10 @@ async function main() {
       const reps = await warmAndCalibrate(runner.run);
       const err = maxRelError(runner.result(), pc.ref);
       const ok = err <= TOLERANCE;
-      if (!ok) failures.push(`${pc.label}: ${b.name} max rel error ${err}`);
+      if (!ok) {
+        failures.push(`${pc.label}: ${b.name} max rel error ${err}`);
+        console.error(`bench: WRONG RESULT: ${pc.label}: ${b.name} max rel error ${err} > ${TOLERANCE}`);
+      }
       entries.push({ name: b.name, run: runner.run, reps, err, ok, runner });
     }
     entries.push({ name: PEAK, run: peakEntry.run, reps: 1, err: null, ok: true });
@@ -215,6 +220,10 @@ async function main() {
 
   const peakEnd = await measurePeak();
   const load1 = loadavg();
+  console.log(`\nmedian ms: median over ${ROUNDS} interleaved rounds of wall-clock ms per call; cpu ms: the same in this process's CPU time;` +
+    '\nvs ort: ort-web median / backend median; GFLOP/s: from the median; % peak: of the SIMD128 peak loop timed in the same rounds;' +
+    '\nmax rel err: max |x - ref| / max |ref| against float64. lookback = public JS API (copies in and out, checks);' +
+    '\nlookback-kernel = the same kernels called on buffers already in the module\'s heap.');
   for (const c of results) printCase(c);
   const globalPeak = Math.max(peakStart.gflops, peakEnd.gflops, ...results.map((c) => c.peak.gflops));
   console.log(`\nbench: SIMD128 peak (${peakStart.accumulators} accumulators) at start ${peakStart.gflops.toFixed(1)}, at end ` +
