@@ -222,7 +222,7 @@ async function main() {
   const load1 = loadavg();
   console.log(`\nmedian ms: median over ${ROUNDS} interleaved rounds of wall-clock ms per call; cpu ms: the same in this process's CPU time;` +
     '\nvs ort: ort-web median / backend median; GFLOP/s: from the median; % peak: of the SIMD128 peak loop timed in the same rounds;' +
-    '\nmax rel err: max |x - ref| / max |ref| against float64. cpu ms counts all of this process's threads (a backend's background GC may land in any sample).\nlookback = public JS API (copies in and out, checks);' +
+    '\nmax rel err: max |x - ref| / max |ref| against float64. cpu ms counts all threads of this process (background GC of any backend may land in any sample).\nlookback = public JS API (copies in and out, checks);' +
     '\nlookback-kernel = the same kernels called on buffers already in the module\'s heap.');
   for (const c of results) printCase(c);
   const globalPeak = Math.max(peakStart.gflops, peakEnd.gflops, ...results.map((c) => c.peak.gflops));
