@@ -16,7 +16,7 @@ const data = `${work}/data`;
 // Everything that decides the weights. Changing any value retrains from scratch (the stamp differs).
 export const RECIPE = {
   corpus_seed: 1, train_stories: 200000, validation_stories: 2000, vocab: 2048,
-  sprout: { steps: 3200, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2 },
+  sprout: { steps: 7600, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2 },
   window: { steps: 3000, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2 },
 };
 

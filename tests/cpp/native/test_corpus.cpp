@@ -309,3 +309,29 @@ TEST_CASE("corpus: lexicon and splits by name") {
   CHECK(std::string(corpus::split_name(Split::probe)) == "probe");
   CHECK_THROWS_AS(corpus::parse_split("test"), std::invalid_argument);
 }
+
+TEST_CASE("corpus: copy practice repeats the object and a creature's song; probes have neither") {
+  int songs = 0, recalls = 0, mentions = 0;
+  for (const auto& s : stories(5, Split::train, 2000)) {
+    CAPTURE(s.text);
+    if (!s.song.empty()) {
+      ++songs;
+      CHECK(s.song.find(' ') != std::string::npos);
+      size_t n = 0;
+      for (size_t at = s.text.find(s.song); at != std::string::npos; at = s.text.find(s.song, at + 1)) ++n;
+      CHECK(n >= 2);
+      CHECK(n <= 3);
+      for (size_t i = 0, j; i < s.song.size(); i = j + 1) {  // every song word is made up
+        j = std::min(s.song.find(' ', i), s.song.size());
+        CHECK_FALSE(corpus::is_lexicon_word(s.song.substr(i, j - i)));
+      }
+    }
+    if (s.recall_char >= 0) ++recalls, mentions += count_word(s.text, s.object);
+  }
+  CHECK(songs > 500);
+  CHECK(double(mentions) / recalls > 3.0);  // intro, recall and on average about two more
+  corpus::StoryOptions probe;
+  probe.copy_practice = false;
+  probe.allow_object_repeat = false;
+  for (const auto& s : stories(5, Split::probe, 300, probe)) CHECK(s.song.empty());
+}

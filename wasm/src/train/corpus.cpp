@@ -260,7 +260,7 @@ const char* const kCodas[] = {"", "", "", "", "n", "r", "l", "m", "x", "k", "s",
 
 enum Beat {
   kOpening, kObject, kFriend, kDistractor, kTravel, kActivity, kScene, kFeeling, kDialogue,
-  kCreatureIntro, kCreatureAgain, kObjectAgain, kProblem, kRecall, kEnding, kBeatCount
+  kCreatureIntro, kCreatureAgain, kObjectAgain, kProblem, kRecall, kEnding, kSong, kSongAgain, kBeatCount
 };
 
 struct TemplateDef {
@@ -465,6 +465,16 @@ const TemplateDef kTemplates[] = {
     {kObjectAgain, "{S} did not want to lose the {O}."},
     {kObjectAgain, "{S} kept the {O} safe."},
     {kObjectAgain, "The {O} was still with {Sn}."},
+    // the creature's song: made-up words sung once, then sung again later word for word
+    {kSong, "{C} sang a funny song: \"{SONG}.\""},
+    {kSong, "The {CK} knew some magic words: \"{SONG}.\""},
+    {kSong, "\"{SONG},\" sang the {CK}."},
+    {kSong, "The {CK} taught {So} a secret rhyme: \"{SONG}.\""},
+    {kSongAgain, "{S} sang the song too: \"{SONG}.\""},
+    {kSongAgain, "Later, {S} said the magic words again: \"{SONG}.\""},
+    {kSongAgain, "{S} still remembered the rhyme: \"{SONG}.\""},
+    {kSongAgain, "All the way home, {S} sang, \"{SONG}.\""},
+    {kSongAgain, "\"{SONG},\" sang {Sn} happily."},
     // small troubles
     {kProblem, "Then it started to rain, so {S} ran under a tree."},
     {kProblem, "{S} fell down and hurt {Sp} knee, but {S} did not cry."},
@@ -522,7 +532,7 @@ constexpr int kTemplateCount = static_cast<int>(sizeof(kTemplates) / sizeof(kTem
 enum class Slot {
   kLiteral, kS, kSn, kSo, kSp, kX, kXn, kXo, kXp, kSX, kThey, kKid, kXKid, kParent,
   kO, kaO, kAO, kaAO, kD, kaD, kAD, kaAD, kPlace, kPlaceNow,
-  kC, kCK, kaCA, kCM, kCV, kCT, kAct, kAct2, kActBase, kLine, kExclaim, kQuestion, kList
+  kC, kCK, kaCA, kCM, kCV, kCT, kSong, kAct, kAct2, kActBase, kLine, kExclaim, kQuestion, kList
 };
 
 struct Segment {
@@ -545,7 +555,7 @@ Slot slot_of(const std::string& name) {
       {"aO", Slot::kaO}, {"AO", Slot::kAO}, {"aAO", Slot::kaAO}, {"D", Slot::kD}, {"aD", Slot::kaD},
       {"AD", Slot::kAD}, {"aAD", Slot::kaAD}, {"PL", Slot::kPlace}, {"PLc", Slot::kPlaceNow},
       {"C", Slot::kC}, {"CK", Slot::kCK}, {"aCA", Slot::kaCA}, {"CM", Slot::kCM}, {"CV", Slot::kCV},
-      {"CT", Slot::kCT}, {"ACT", Slot::kAct}, {"ACT2", Slot::kAct2}, {"ACTI", Slot::kActBase},
+      {"CT", Slot::kCT}, {"SONG", Slot::kSong}, {"ACT", Slot::kAct}, {"ACT2", Slot::kAct2}, {"ACTI", Slot::kActBase},
       {"LINE", Slot::kLine}, {"EXCL", Slot::kExclaim}, {"QUES", Slot::kQuestion}};
   const auto it = slots.find(name);
   if (it != slots.end()) return it->second;
@@ -688,6 +698,19 @@ std::string made_up_name(Rng& rng, Split split) {
   }
 }
 
+// A creature's song: 3-5 short made-up words ("zu brek tomi la"), none a real word.
+std::string made_up_song(Rng& rng) {
+  const Library& lib = library();
+  std::string song;
+  for (int i = 0, n = rng.between(3, 5); i < n;) {
+    std::string w = lower(made_up_word(rng, rng.between(1, 2)));
+    if (lib.lower_words.count(w)) continue;
+    song += (i++ ? " " : "") + w;
+  }
+  song[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(song[0])));
+  return song;
+}
+
 bool pair_allowed(Split split, int bucket) {
   switch (split) {
     case Split::probe: return bucket == 0;
@@ -741,7 +764,7 @@ class StoryWriter {
   // Cast and story state the slots read.
   int hero = -1, other = -1, creature = -1;
   std::string object, distractor, object_adj, distractor_adj, place, creature_kind, creature_adj,
-      creature_motion;
+      creature_motion, song;
   bool in_recall = false;
   int creature_mentions = 0;
 
@@ -805,6 +828,7 @@ class StoryWriter {
       case Slot::kCM: out += creature_motion; break;
       case Slot::kCV: out += rng_.pick(kCreatureVerb); break;
       case Slot::kCT: out += rng_.pick(kCreatureTrait); break;
+      case Slot::kSong: out += song; break;
       case Slot::kAct: out += activity().past; break;
       case Slot::kAct2: out += activity().past; break;
       case Slot::kActBase: out += activity().base; break;
@@ -827,7 +851,7 @@ class StoryWriter {
     const int at = static_cast<int>(st_.text.size());
     st_.text += object;
     ++st_.object_mentions;
-    if (in_recall) st_.recall_char = at;
+    if (in_recall && st_.recall_char < 0) st_.recall_char = at;  // the first recall is the labelled one
     else if (st_.object_char < 0) st_.object_char = at;
   }
 
@@ -927,6 +951,10 @@ class StoryPlanner {
     object_end_words_ = w_.words();
     middle();
     if (recall_) say(kRecall, w_.hero);
+    for (int i = 0; recall_ && i < extra_recalls_ && fits(120, 30); ++i) {
+      if (rng_.chance(0.5)) filler();
+      say(kRecall, w_.hero);
+    }
     if (rng_.chance(0.2) && fits(200, 50)) filler();
     if (rng_.chance(0.8)) say(kEnding, pick_subject());
   }
@@ -965,6 +993,17 @@ class StoryPlanner {
     }
     recall_ = opt_.force_recall || rng_.chance(0.9);
     object_again_ = opt_.allow_object_repeat && rng_.chance(0.35) ? 1 : 0;
+    if (opt_.copy_practice) {
+      if (opt_.allow_object_repeat) {
+        object_again_ += rng_.between(0, 1);
+        extra_recalls_ = rng_.between(0, 2);
+      }
+      if (w_.creature >= 0 && rng_.chance(0.6)) {
+        w_.song = made_up_song(rng_);
+        st_.song = w_.song;
+        song_repeats_ = rng_.between(1, 2);
+      }
+    }
     target_words_ = rng_.between(opt_.min_words, opt_.max_words);
     w_.place = rng_.pick(kPlaces);
   }
@@ -983,6 +1022,8 @@ class StoryPlanner {
     if (!w_.distractor.empty() && friend_in() && !distractor_done_) r.push_back(kDistractor);
     if (w_.creature >= 0 && !creature_in()) r.push_back(kCreatureIntro);
     if (creature_in() && w_.creature_mentions < std::min(creature_target_, 2)) r.push_back(kCreatureAgain);
+    if (!w_.song.empty() && creature_in() && !song_sung_) r.push_back(kSong);
+    if (song_sung_ && song_repeats_ > 0) r.push_back(kSongAgain);
     return r;
   }
 
@@ -993,7 +1034,9 @@ class StoryPlanner {
       const bool far_enough = w_.words() - object_end_words_ >= 14;
       if (long_enough && req.empty() && far_enough) break;
       if (!req.empty() && (long_enough || rng_.chance(0.3))) {
-        say(req[rng_.below(static_cast<int>(req.size()))], pick_subject());
+        const Beat beat = req[rng_.below(static_cast<int>(req.size()))];
+        if (beat == kSongAgain && w_.words() - song_end_words_ < 10) filler();  // not straight after the song
+        else say(beat, pick_subject());
         continue;
       }
       if (creature_in() && w_.creature_mentions < creature_target_ && rng_.chance(0.25)) {
@@ -1035,9 +1078,12 @@ class StoryPlanner {
     for (int id : lib.by_beat[beat])
       if (usable(lib.templates[id], beat)) choices.push_back(id);
     if (choices.empty()) return;
+    if (beat == kSong) song_sung_ = true;
+    if (beat == kSongAgain) --song_repeats_;
     w_.in_recall = beat == kRecall;
     w_.sentence(rng_.pick(choices), subject, other);
     w_.in_recall = false;
+    if (beat == kSong) song_end_words_ = w_.words();
   }
 
   Rng& rng_;
@@ -1045,7 +1091,8 @@ class StoryPlanner {
   const StoryOptions& opt_;
   Story& st_;
   StoryWriter w_;
-  bool recall_ = false, distractor_done_ = false;
+  bool recall_ = false, distractor_done_ = false, song_sung_ = false;
+  int song_repeats_ = 0, song_end_words_ = 0, extra_recalls_ = 0;
   int object_again_ = 0, creature_target_ = 0, target_words_ = 0, object_end_words_ = 0;
 };
 
@@ -1124,6 +1171,7 @@ StoryOptions probe_options() {
   o.force_creature = true;
   o.allow_object_repeat = false;
   o.allow_distractor = false;
+  o.copy_practice = false;
   return o;
 }
 

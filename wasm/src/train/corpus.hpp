@@ -36,6 +36,7 @@ struct Story {
   int recall_char = -1;           // its recall near the end ("... put the doll"), -1 if not recalled
   int object_mentions = 0;        // times the object word occurs in the text
   std::string made_up_name;       // creature's invented name ("Zorbin Plax"), empty if none
+  std::string song;               // the creature's made-up song, sung at least twice; empty if none
   std::vector<int> name_chars;    // every occurrence of made_up_name
   std::vector<PronounUse> pronouns;
   std::vector<int> templates;     // ids of the sentence templates used
@@ -51,6 +52,7 @@ struct StoryOptions {
   bool force_creature = false; // always include a creature with a made-up name
   bool allow_object_repeat = true;  // mention the object again between intro and recall
   bool allow_distractor = true;     // a friend may own a second object
+  bool copy_practice = true;  // more to copy: extra object mentions and recalls, a creature's song sung twice
 };
 
 // The story with this (seed, split, index); the same arguments always give the same story.
