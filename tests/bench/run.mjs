@@ -1,11 +1,12 @@
 // `npm run bench`: causal attention (T = 64, 256, 512; H = 6; D = 32, 64) and a QKV-shaped GEMM (M = T,
 // K = 192, 384, N = 3K) on lookback (public JS API, and its kernels alone), onnxruntime-web (wasm, 1 thread),
-// TensorFlow.js wasm (SIMD, 1 thread) and plain JS, against a measured WebAssembly SIMD128 peak. Backends are
+// TensorFlow.js wasm (SIMD, 1 thread) and plain JS, against a measured WebAssembly SIMD128 peak; then the model
+// rows (model.mjs: a forward pass and a decoding step of Sprout and stories260K). Backends are
 // interleaved round by round (the order rotates) and medians reported, so machine load affects all alike.
 // Every output is checked against a float64 reference; a wrong backend makes the run fail (exit 1).
 // Prints one table per case and writes .build/bench/results.json. A benchmark, not a test.
 //
-// Options: --rounds N (15)  --min-sample-ms X (10: calls per sample are batched up to this)  --only attention|gemm
+// Options: --rounds N (15)  --min-sample-ms X (10: calls per sample are batched up to this)  --only attention|gemm|model
 //          --case attention:T:D | gemm:T:K (repeatable)  --backends a,b,...  --no-kernel  --json PATH
 //          --tolerance X (1e-4)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 import { setupLookback, setupLookbackKernels, setupOrt, setupPlainJs, setupTfjs, thdToHtd } from './backends.mjs';
 import { buildKernelModule } from './build-kernels.mjs';
+import { benchModels, printModels } from './model.mjs';
 import { loadPeak, PEAK_ACCUMULATORS } from './peak.mjs';
 import { attentionRef, gemmRef, maxRelError } from './reference.mjs';
 
@@ -47,6 +49,7 @@ if (values('--case').length) {
   });
 }
 if (ONLY) cases = cases.filter((c) => c.kind === ONLY);
+const RUN_MODELS = (!ONLY || ONLY === 'model') && !values('--case').length;
 
 // ---- helpers ----------------------------------------------------------------------------------------------
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').trim().split(/\s+/).slice(0, 3).map(Number);
@@ -218,6 +221,7 @@ async function main() {
     console.log(`bench: ${pc.label.padEnd(30)} ort-web ${ort.ms.toFixed(3)} ms${lb ? `, lookback ${lb.ms.toFixed(3)} ms (${(ort.ms / lb.ms).toFixed(2)}x)` : ''}`);
   }
 
+  const models = RUN_MODELS ? await benchModels({ rounds: ROUNDS }) : null;
   const peakEnd = await measurePeak();
   const load1 = loadavg();
   console.log(`\nmedian ms: median over ${ROUNDS} interleaved rounds of wall-clock ms per call; cpu ms: the same in this process's CPU time;` +
@@ -225,14 +229,15 @@ async function main() {
     '\nmax rel err: max |x - ref| / max |ref| against float64. cpu ms counts all threads of this process (background GC of any backend may land in any sample).\nlookback = public JS API (copies in and out, checks);' +
     '\nlookback-kernel = the same kernels called on buffers already in the module\'s heap.');
   for (const c of results) printCase(c);
+  if (models) printModels(models);
   const globalPeak = Math.max(peakStart.gflops, peakEnd.gflops, ...results.map((c) => c.peak.gflops));
   console.log(`\nbench: SIMD128 peak (${peakStart.accumulators} accumulators) at start ${peakStart.gflops.toFixed(1)}, at end ` +
     `${peakEnd.gflops.toFixed(1)}, highest ${globalPeak.toFixed(1)} GFLOP/s (by CPU time: ${Math.max(peakStart.cpu_gflops, peakEnd.cpu_gflops).toFixed(1)})`);
   console.log(`bench: load average at start ${load0.join(' ')}, at end ${load1.join(' ')} (1, 5, 15 min; ${os.cpus().length} cores)`);
 
-  const targets = evaluateTargets(results);
+  const targets = [...evaluateTargets(results), ...(models?.targets ?? [])];
   console.log('\ntargets (medians of wall time; % of peak against the peak loop run in the same rounds):');
-  for (const t of targets) console.log(`  ${t.met ? 'MET    ' : 'MISSED '} ${t.name}: ${t.value.toFixed(2)}${t.unit} (target >= ${t.target}${t.unit}; by CPU time ${t.cpu_value.toFixed(2)}${t.unit})`);
+  for (const t of targets) console.log(`  ${t.met ? 'MET    ' : 'MISSED '} ${t.name}: ${t.value.toFixed(2)}${t.unit} (target ${t.below ? '<=' : '>='} ${t.target}${t.unit}; by CPU time ${t.cpu_value.toFixed(2)}${t.unit})`);
 
   const json = {
     date: started.toISOString(),
@@ -262,6 +267,7 @@ async function main() {
         })),
       };
     }),
+    models: models?.rows ?? null,
     targets,
     failures,
   };

@@ -25,6 +25,49 @@ test('the first computation arrives from the worker with the worked example\'s n
   assert.deepEqual(record.pageErrors, []);
 });
 
+test('the bundled model runs in the worker: load, tokens, forward, next, headScores, dispose', async () => {
+  const { page, record } = b;
+  const r = await page.evaluate(async () => {
+    const { ComputeClient } = await import('./js/worker/client.js');
+    const { loadRemoteModel } = await import('./js/worker/remote-model.js');
+    const client = new ComputeClient();
+    const m = await loadRemoteModel(client, 'sprout');
+    const tokens = await m.tokens('Mia had a red kite.');
+    const f = await m.forward('Mia had a red kite.', { attention: true });
+    const top = await m.next('Mia had a red kite.', { topK: 3 });
+    const heads = await m.headScores(['Mia had a red kite. She flew the kite.'], { repeats: 1, repeatLength: 20 });
+    const keyed = m.keyed('typing');
+    // while a slow call runs, two keyed calls queue up: only the newer one runs
+    const slow = m.headScores([], { repeats: 6, repeatLength: 100 });
+    const settled = await Promise.allSettled([keyed.next('Mia'), keyed.next('Mia had')]);
+    await slow;
+    await m.dispose();
+    const afterDispose = await m.next('Mia').then(() => 'no error', (e) => e.message);
+    const badMethod = await client.request('modelCall', [1, 'constructor', []]).then(() => 'no error', (e) => e.message);
+    client.terminate();
+    return {
+      layers: m.info.config.n_layers, context: m.context, tokens, shape: f.shape, isF32: f.attention instanceof Float32Array,
+      rowSum: f.attention.subarray(f.shape.T * 3, f.shape.T * 4).reduce((a, x) => a + x, 0),
+      top, heads: { layers: heads.layers, best: heads.previous.best.length, count: heads.induction.count },
+      settled: settled.map((s) => s.status === 'fulfilled' ? 'ok' : s.reason.name), afterDispose, badMethod,
+    };
+  });
+  assert.equal(r.layers, 8);
+  assert.equal(r.context, 256);
+  assert.equal(r.tokens[0].text, '\u25c6');
+  assert.equal(r.shape.T, r.tokens.length);
+  assert.equal(r.shape.L, 8);
+  assert.ok(r.isF32);
+  assert.ok(Math.abs(r.rowSum - 1) < 1e-4);
+  assert.equal(r.top.length, 3);
+  assert.ok(r.top[0].p >= r.top[1].p);
+  assert.deepEqual(r.heads, { layers: 8, best: 3, count: 20 });
+  assert.deepEqual(r.settled, ['AbortError', 'ok']);
+  assert.match(r.afterDispose, /disposed/);
+  assert.match(r.badMethod, /no method "constructor"/);
+  assert.deepEqual(record.pageErrors, []);
+});
+
 test('the harness sees and blocks a request to another host', async () => {
   // The page's CSP already stops its own fetches before they reach the network, so probe with a navigation.
   const { context, record } = b;

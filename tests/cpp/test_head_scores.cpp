@@ -1,11 +1,16 @@
 // Head-score tests on hand-built attention patterns whose scores are known exactly: a previous-token head,
-// a start-mark head, a uniform head (which must equal the even-spread baseline) and an induction head.
+// a start-mark head, a uniform head (which must equal the even-spread baseline) and an induction head; and
+// measure_heads on a random-weight model against plain loops over its attention.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <set>
 #include <vector>
 
 #include "model/errors.hpp"
 #include "model/head_scores.hpp"
+#include "model/session.hpp"
+#include "model_fixtures.hpp"
 
 using namespace lookback;
 
@@ -57,4 +62,62 @@ TEST_CASE("induction score: a head that looks at the token after the earlier cop
   CHECK(r.induction.count == n);
   CHECK(r.induction.even < 0.15);
   CHECK_THROWS_AS(HeadScoreAccumulator(0, 1), ModelError);
+}
+
+TEST_CASE("random repeated sequences for the induction test") {
+  const auto ids = random_repeat(5, 50, 258, 2048);
+  REQUIRE(ids.size() == 100);
+  CHECK(std::equal(ids.begin(), ids.begin() + 50, ids.begin() + 50));
+  CHECK(std::all_of(ids.begin(), ids.end(), [](int id) { return id >= 258 && id < 2048; }));
+  CHECK(ids == random_repeat(5, 50, 258, 2048));
+  CHECK(ids != random_repeat(6, 50, 258, 2048));
+  CHECK(std::set<int>(ids.begin(), ids.end()).size() > 40);
+  CHECK(random_repeat(1, 0, 0, 1).empty());
+  CHECK_THROWS_AS(random_repeat(1, 10, 5, 5), ModelError);
+  CHECK_THROWS_AS(random_repeat(1, -1, 0, 10), ModelError);
+}
+
+TEST_CASE("measure_heads equals the scores read straight off the model's attention") {
+  const ModelConfig c = testing::test_configs()[0].config;
+  Session s(testing::random_model(c, 77));
+  const std::vector<std::vector<int>> texts = {{c.bos_id, 5, 9, 12, 7, 3, 8}, {c.bos_id, 4, 4, 4, 10, 11}};
+  const int n = 5, repeats = 3;
+  const HeadScores r = measure_heads(s, texts, repeats, n, 9, 2);
+  const int LH = c.n_layers * c.n_heads;
+  std::vector<double> prev(LH), first(LH), far(LH), ind(LH);
+  long rows = 0, far_rows = 0, ind_rows = 0;
+  StepOptions o;
+  o.attention = true;
+  for (const auto& ids : texts) {  // reference: plain loops over the attention of a fresh session
+    Session fresh(testing::random_model(c, 77));
+    fresh.process(ids, o);
+    const int T = int(ids.size());
+    const float* a = fresh.attention().data();
+    for (int t = 2; t < T; ++t, ++rows) {
+      if (t >= 4) ++far_rows;
+      for (int lh = 0; lh < LH; ++lh) {
+        const float* row = a + (std::size_t(lh) * T + t) * T;
+        prev[lh] += row[t - 1], first[lh] += row[0];
+        if (t >= 4) for (int k = 0; k <= t - 4; ++k) far[lh] += row[k];
+      }
+    }
+  }
+  for (int rep = 0; rep < repeats; ++rep) {
+    std::vector<int> ids = {c.bos_id};
+    for (int id : random_repeat(9 + rep, n, 2, c.vocab_size)) ids.push_back(id);
+    Session fresh(testing::random_model(c, 77));
+    fresh.process(ids, o);
+    const int T = int(ids.size());
+    for (int t = n + 1; t < T; ++t, ++ind_rows)
+      for (int lh = 0; lh < LH; ++lh) ind[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T + (t - n + 1)];
+  }
+  REQUIRE(r.previous.count == rows);
+  REQUIRE(r.induction.count == ind_rows);
+  for (int lh = 0; lh < LH; ++lh) {
+    CHECK(r.previous.score[lh] == doctest::Approx(prev[lh] / rows).epsilon(1e-5));
+    CHECK(r.first.score[lh] == doctest::Approx(first[lh] / rows).epsilon(1e-5));
+    CHECK(r.far.score[lh] == doctest::Approx(far[lh] / far_rows).epsilon(1e-5));
+    CHECK(r.induction.score[lh] == doctest::Approx(ind[lh] / ind_rows).epsilon(1e-5));
+  }
+  CHECK_THROWS_AS(measure_heads(s, texts, 1, c.max_seq_len, 9, 2), ModelError);  // cannot fit twice
 }

@@ -102,6 +102,49 @@ test('next: probabilities from the last logits, sorted, at a temperature', () =>
   }
 });
 
+test('headScores: the habits read straight off forward attention; induction on random repeats', () => {
+  const texts = ['the cat sat on the mat', 'once upon a time'];
+  const r = model.headScores(texts, { repeats: 2, repeatLength: 6, seed: 3 });
+  assert.equal(r.layers, 2);
+  assert.equal(r.heads, 4);
+  const sums = { previous: Array(8).fill(0), first: Array(8).fill(0), far: Array(8).fill(0) };
+  let rows = 0, farRows = 0, even = 0;
+  for (const text of texts) {
+    const f = model.forward(text, { attention: true });
+    const { T } = f.shape;
+    for (let t = 2; t < T; t++, rows++) {
+      even += 1 / (t + 1);
+      if (t >= 4) farRows++;
+      for (let lh = 0; lh < 8; lh++) {
+        const row = f.attention.subarray((lh * T + t) * T, (lh * T + t + 1) * T);
+        sums.previous[lh] += row[t - 1];
+        sums.first[lh] += row[0];
+        if (t >= 4) sums.far[lh] += row.subarray(0, t - 3).reduce((a, b) => a + b, 0);
+      }
+    }
+  }
+  for (const [key, n] of [['previous', rows], ['first', rows], ['far', farRows]]) {
+    near(r[key].byLayer.flat(), sums[key].map((x) => x / n), 1e-5);
+    assert.equal(r[key].best.length, 3);
+    const top = r[key].best[0];
+    assert.equal(top.score, Math.max(...r[key].byLayer.flat()));
+    assert.equal(r[key].byLayer[top.layer][top.head], top.score);
+  }
+  assert.equal(r.previous.count, rows);
+  assert.ok(Math.abs(r.previous.even - even / rows) < 1e-12);
+  assert.equal(r.induction.count, 2 * 6);
+  assert.ok(r.induction.byLayer.flat().every((x) => x >= 0 && x <= 1));
+  assert.deepEqual(model.headScores(texts, { repeats: 2, repeatLength: 6, seed: 3 }), r);  // seeded
+  assert.equal(model.headScores(texts, { repeats: 0 }).induction.count, 0);
+  assert.throws(() => model.headScores('the cat'), /headScores: texts must be an array/);
+  assert.throws(() => model.headScores(['a'.repeat(40)]), /texts\[0\] is 41 tokens but the model's context holds 32/);
+  assert.throws(() => model.headScores(['a']), /texts\[0\] has 2 tokens; a head score needs at least 3/);
+  assert.throws(() => model.headScores([], { repeats: 1, repeatLength: 16 }), /repeatLength/);
+  assert.throws(() => model.headScores([], { repeats: 0 }), /at least one text or repeats >= 1/);
+  assert.throws(() => model.headScores(texts, { repeat: 2 }), /unknown option "repeat"/);
+  assert.equal(model.next('abc', { topK: 1 }).length, 1);  // still usable
+});
+
 test('generate: the same seed repeats; temperature 0 follows the most probable token', () => {
   const a = model.generate('ab', { maxTokens: 10, seed: 5, temperature: 1 });
   const b = model.generate('ab', { maxTokens: 10, seed: 5, temperature: 1 });

@@ -31,3 +31,15 @@ test('the card holds measured numbers for every acceptance criterion', { skip },
   }
   assert.ok(card.validation.sample.texts.length > 0);
 });
+
+test('headScores in the JS API reproduces the card's induction scores on the same random repeats', { skip }, async () => {
+  const { loadLookback } = await import('lookback');
+  const lb = await loadLookback();
+  const m = await lb.loadModel('sprout');
+  const { evaluation, induction_test: it, heads } = card;
+  const r = m.headScores([], { repeats: evaluation.repeats, repeatLength: it.half_length, seed: evaluation.seed * 1000003 });
+  m.dispose();
+  assert.equal(r.induction.count, evaluation.repeats * it.half_length);
+  const got = r.induction.byLayer.flat(), want = heads.induction.by_layer.flat();
+  for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) < 2e-4, `head ${i}: ${got[i]} vs card ${want[i]}`);
+});

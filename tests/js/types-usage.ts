@@ -13,7 +13,14 @@ async function main(): Promise<number> {
   const c: Float32Array = lb.gemm([1, 2], [3, 4], { M: 1, N: 1, K: 2 });
   // @ts-expect-error: d is required
   lb.attention(q, q, q, { T: 2 });
+  const m = await lb.loadModel('sprout');
+  const f = m.forward('Mia', { attention: true });
+  const hs = m.headScores(['Mia had a kite.', [0, 5, 6]], { repeats: 2, repeatLength: 10, seed: 1 });
+  const best: number = hs.induction.best[0].score + hs.previous.byLayer[0][0] + hs.first.even;
+  // @ts-expect-error: texts is an array
+  m.headScores('Mia');
+  m.dispose();
   return out.length + b.length + c.length + w.emptyRows + lb.dot(q, q) + lb.simdWidth() + lb.heapBytes()
-    + lb.paddingMask(1, 2, 1).length;
+    + lb.paddingMask(1, 2, 1).length + f.shape.T + best;
 }
 main();

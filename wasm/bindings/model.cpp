@@ -1,10 +1,11 @@
 // Embind bindings of the model runtime, as handle-based functions (JS never sees a C++ object, so nothing
 // needs .delete(); modelDispose(handle) frees a model): load from bytes, encode/decode/token texts, forward,
-// next-token top-k, generate, the explicit sliding window. Each validates its arguments, copies results out
+// next-token top-k, generate, the explicit sliding window, head scores. Each validates its arguments, copies results out
 // and returns an Error object instead of throwing. Not here: computation (wasm/src/model) or JS conveniences
 // such as loading by name or URL (web/js/api/model.js).
 #include <emscripten/bind.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -13,6 +14,7 @@
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
 #include "model/generate.hpp"
+#include "model/head_scores.hpp"
 #include "model/safetensors.hpp"
 #include "model/sampler.hpp"
 #include "model/session.hpp"
@@ -272,6 +274,50 @@ val generate_js(double handle, val ids_in, val opts) {
   });
 }
 
+val habit_js(const HeadHabit& h) {
+  val r = val::object();
+  r.set("score", val::global("Float64Array").new_(emscripten::typed_memory_view(h.score.size(), h.score.data())));
+  r.set("even", h.even);
+  r.set("count", double(h.count));
+  return r;
+}
+
+// texts: an array of id arrays (each starting with the start mark, within the context);
+// opts: { repeats, repeatLength, seed } for the induction test on random repeated sequences.
+val head_scores_js(double handle, val texts, val opts) {
+  return guarded([&] {
+    const char* fn = "headScores";
+    Entry& e = entry(fn, handle);
+    const ModelConfig& c = e.model.transformer->config();
+    if (!val::global("Array").call<bool>("isArray", texts)) fail(fn, ": texts must be an array of texts or id arrays");
+    std::vector<std::vector<int>> all;
+    for (int i = 0, n = texts["length"].as<int>(); i < n; ++i) {
+      std::vector<int> ids = ids_arg(fn, texts[i], c.vocab_size);
+      if (ids.size() < 3) fail(fn, ": texts[", i, "] has ", ids.size(), " tokens; a head score needs at least 3");
+      if (int(ids.size()) > c.max_seq_len)
+        fail(fn, ": texts[", i, "] is ", ids.size(), " tokens but the model's context holds ", c.max_seq_len);
+      all.push_back(std::move(ids));
+    }
+    const int repeats = int_arg(fn, "repeats", opts["repeats"].as<double>(), 0, 1000);
+    const int len = int_arg(fn, "repeatLength", opts["repeatLength"].as<double>(), 1, (c.max_seq_len - 1) / 2);
+    const auto seed = std::uint64_t(int_arg(fn, "seed", opts["seed"].as<double>(), 0, 4294967295.0));
+    if (all.empty() && repeats == 0) fail(fn, ": give at least one text or repeats >= 1");
+    // random ids skip the marks (byte-level BPE: start and end; llama2.c: unknown, start, end) and, when at
+    // least 64 others remain, the 256 byte tokens after them
+    const int marks = e.model.tokenizer->kind() == "llama2c" ? 3 : 2;
+    const int lo = c.vocab_size - (marks + 256) >= 64 ? marks + 256 : std::min(marks, c.vocab_size - 1);
+    const HeadScores h = measure_heads(e.session, all, repeats, len, seed, lo);
+    val r = val::object();
+    r.set("layers", h.L);
+    r.set("heads", h.H);
+    r.set("previous", habit_js(h.previous));
+    r.set("first", habit_js(h.first));
+    r.set("far", habit_js(h.far));
+    r.set("induction", habit_js(h.induction));
+    return r;
+  });
+}
+
 }  // namespace
 }  // namespace lookback::bind
 
@@ -289,4 +335,5 @@ EMSCRIPTEN_BINDINGS(lookback_model) {
   emscripten::function("modelForward", &forward_js);
   emscripten::function("modelNext", &next_js);
   emscripten::function("modelGenerate", &generate_js);
+  emscripten::function("modelHeadScores", &head_scores_js);
 }

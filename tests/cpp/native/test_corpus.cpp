@@ -288,18 +288,6 @@ TEST_CASE("corpus: pronouns in stories refer to a named character") {
   CHECK(sole > 300);
 }
 
-TEST_CASE("corpus: random repeated sequences for the induction test") {
-  const auto ids = corpus::random_repeat(5, 50, 258, 2048);
-  REQUIRE(ids.size() == 100);
-  CHECK(std::equal(ids.begin(), ids.begin() + 50, ids.begin() + 50));
-  CHECK(std::all_of(ids.begin(), ids.end(), [](int id) { return id >= 258 && id < 2048; }));
-  CHECK(ids == corpus::random_repeat(5, 50, 258, 2048));
-  CHECK(ids != corpus::random_repeat(6, 50, 258, 2048));
-  CHECK(corpus::random_repeat(1, 0, 0, 1).empty());
-  CHECK_THROWS_AS(corpus::random_repeat(1, 10, 5, 5), std::invalid_argument);
-  CHECK_THROWS_AS(corpus::random_repeat(1, -1, 0, 10), std::invalid_argument);
-}
-
 TEST_CASE("corpus: lexicon and splits by name") {
   CHECK(corpus::is_lexicon_word("doll"));
   CHECK(corpus::is_lexicon_word("Mia"));

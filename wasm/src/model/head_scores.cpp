@@ -5,6 +5,8 @@
 #include <numeric>
 
 #include "model/errors.hpp"
+#include "model/rng.hpp"
+#include "model/session.hpp"
 
 namespace lookback {
 namespace {
@@ -64,6 +66,38 @@ HeadScores HeadScoreAccumulator::result() const {
   r.far = average(sums_.far);
   r.induction = average(sums_.induction);
   return r;
+}
+
+std::vector<int> random_repeat(std::uint64_t seed, int len, int lo, int hi) {
+  if (len < 0 || hi <= lo)
+    model_error("random_repeat: need len >= 0 and lo < hi, got len " + std::to_string(len) + ", range [" +
+                std::to_string(lo) + ", " + std::to_string(hi) + ")");
+  Rng rng(seed ^ 0x5851F42D4C957F2Dull);
+  std::vector<int> ids(2 * std::size_t(len));
+  for (int i = 0; i < len; ++i) ids[i] = ids[i + len] = lo + int(rng.next() % std::uint64_t(hi - lo));
+  return ids;
+}
+
+HeadScores measure_heads(Session& s, const std::vector<std::vector<int>>& texts, int repeats, int repeat_len,
+                         std::uint64_t seed, int lo) {
+  const ModelConfig& c = s.model().config();
+  HeadScoreAccumulator acc(c.n_layers, c.n_heads);
+  StepOptions o;
+  o.attention = true;
+  s.reset();
+  for (const auto& ids : texts) {
+    s.process(ids, o);
+    acc.add_text(s.attention().data(), int(ids.size()));
+  }
+  if (repeats > 0 && (repeat_len < 1 || 2 * repeat_len + 1 > c.max_seq_len))
+    model_error("head scores: a repeated sequence of " + std::to_string(repeat_len) + " tokens does not fit twice (after the start mark) in the context of " + std::to_string(c.max_seq_len));
+  for (int r = 0; r < repeats; ++r) {
+    std::vector<int> ids = {c.bos_id};
+    for (int id : random_repeat(seed + std::uint64_t(r), repeat_len, lo, c.vocab_size)) ids.push_back(id);
+    s.process(ids, o);
+    acc.add_repeat(s.attention().data(), repeat_len);
+  }
+  return acc.result();
 }
 
 std::vector<std::pair<std::string, double>> best_heads(const HeadHabit& h, int H, int k) {

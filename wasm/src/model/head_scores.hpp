@@ -2,8 +2,10 @@
 // previous token, on the start mark, on tokens 4 or more back, and an induction score on a random sequence
 // repeated twice; each beside what an even spread over the visible tokens would give. Works on attention
 // weights [L, H, T, T] (row t = query t, zero above the diagonal; position 0 holds the start mark).
-// Not here: running the model (session.hpp) or choosing the texts (the caller).
+// Also: measure_heads, the same scores for a model over given texts plus random repeated sequences.
+// Not here: the forward pass itself (session.hpp) or choosing the texts (the caller).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,18 @@ class HeadScoreAccumulator {
   int L_, H_;
   HeadScores sums_;
 };
+
+// A random sequence of `len` ids drawn uniformly from [lo, hi), then the same sequence again: [2 * len].
+// The same seed gives the same ids everywhere (the model's Rng).
+std::vector<int> random_repeat(std::uint64_t seed, int len, int lo, int hi);
+
+class Session;
+
+// Runs the session's model on every text (token ids, the start mark first, each at most the context) and on
+// `repeats` random repeated sequences (start mark, then random_repeat(seed + r, repeat_len, lo, V)), and
+// returns the averaged habits of every head. The session's cache is reset first.
+HeadScores measure_heads(Session& session, const std::vector<std::vector<int>>& texts, int repeats,
+                         int repeat_len, std::uint64_t seed, int lo);
 
 // The k heads with the highest scores, as "layer.head" labels with their scores, best first.
 std::vector<std::pair<std::string, double>> best_heads(const HeadHabit& h, int H, int k);

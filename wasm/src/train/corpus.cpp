@@ -1139,17 +1139,6 @@ std::string template_text(int id) {
   return kTemplates[id].text;
 }
 
-std::vector<int> random_repeat(uint64_t seed, int len, int vocab_lo, int vocab_hi) {
-  if (len < 0 || vocab_hi <= vocab_lo)
-    throw std::invalid_argument("random_repeat: need len >= 0 and vocab_lo < vocab_hi, got len " +
-                                std::to_string(len) + ", range [" + std::to_string(vocab_lo) + ", " +
-                                std::to_string(vocab_hi) + ")");
-  Rng rng(mix64(seed ^ 0x5851F42D4C957F2Dull));
-  std::vector<int> ids(2 * static_cast<size_t>(len));
-  for (int i = 0; i < len; ++i) ids[i] = ids[i + len] = vocab_lo + rng.below(vocab_hi - vocab_lo);
-  return ids;
-}
-
 // ---- probes -------------------------------------------------------------------------------------------
 
 namespace {

@@ -85,10 +85,6 @@ struct Probe {
 std::vector<Probe> make_probes(uint64_t seed, int per_kind);
 std::string probe_to_json(const Probe& probe);  // one line, no trailing newline
 
-// Induction test input: `len` ids drawn uniformly from [vocab_lo, vocab_hi), then the same again
-// (result has 2 * len ids). Throws std::invalid_argument if len < 0 or vocab_hi <= vocab_lo.
-std::vector<int> random_repeat(uint64_t seed, int len, int vocab_lo, int vocab_hi);
-
 // Every word the generator can write except made-up names (case as written). The tokenizer trainer
 // uses it to leave invented names out of merge counts.
 bool is_lexicon_word(std::string_view word);

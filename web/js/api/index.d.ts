@@ -170,6 +170,36 @@ export interface GenerateResult {
   stop: 'end' | 'max_tokens' | 'context';
 }
 
+export interface HeadScoreOptions {
+  /** random sequences repeated twice for the induction score (default 4; 0 = none) */
+  repeats?: number;
+  /** tokens in each random sequence (default 50, or what fits twice in the context) */
+  repeatLength?: number;
+  seed?: number;
+  /** how many best heads to list per habit (default 3) */
+  best?: number;
+}
+export interface HeadHabit {
+  /** [L][H] average weight (induction: on the token after the earlier copy of the current token) */
+  byLayer: number[][];
+  /** the same average for an even spread over the visible tokens */
+  even: number;
+  /** query positions averaged over */
+  count: number;
+  best: { layer: number; head: number; score: number }[];
+}
+export interface HeadScores {
+  layers: number;
+  heads: number;
+  /** on position t-1 */
+  previous: HeadHabit;
+  /** on position 0, the start mark */
+  first: HeadHabit;
+  /** on positions t-4 and earlier */
+  far: HeadHabit;
+  induction: HeadHabit;
+}
+
 export interface Model {
   readonly info: ModelInfo;
   /** the most tokens one call can look at */
@@ -184,6 +214,8 @@ export interface Model {
   /** the topK most probable next tokens at a temperature */
   next(text: TextOrIds, options?: NextOptions): NextToken[];
   generate(prompt: TextOrIds, options?: GenerateOptions): GenerateResult;
+  /** every head's measured habits over the texts (each within the context) and random repeats */
+  headScores(texts: TextOrIds[], options?: HeadScoreOptions): HeadScores;
   /** frees the model now (otherwise when it is garbage-collected) */
   dispose(): void;
 }

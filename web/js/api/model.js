@@ -231,6 +231,31 @@ class Model {
     return { ...r, ids: Array.from(r.ids) };
   }
 
+  /** measured habits of every head: weight on the previous token, the start mark and 4+ back over the
+   * texts, and the induction score over random sequences repeated twice; each beside an even spread's */
+  headScores(texts, opts) {
+    const half = Math.floor((this.context - 1) / 2);
+    const o = options('headScores', opts, { repeats: 4, repeatLength: Math.min(50, half), seed: 1, best: 3 });
+    if (!Array.isArray(texts)) throw new TypeError('headScores: texts must be an array of texts or id arrays');
+    const ids = texts.map((t) => this.#ids('headScores', t));
+    const r = checked(this.#M.modelHeadScores(this.#live('headScores'), ids, {
+      repeats: o.repeats, repeatLength: o.repeatLength, seed: o.seed,
+    }));
+    const H = r.heads;
+    const habit = ({ score, even, count }) => {
+      const order = [...score.keys()].sort((a, b) => score[b] - score[a] || a - b);
+      return {
+        byLayer: Array.from({ length: r.layers }, (_, l) => Array.from(score.subarray(l * H, (l + 1) * H))),
+        even, count,
+        best: order.slice(0, o.best).map((i) => ({ layer: Math.floor(i / H), head: i % H, score: score[i] })),
+      };
+    };
+    return {
+      layers: r.layers, heads: H, previous: habit(r.previous), first: habit(r.first), far: habit(r.far),
+      induction: habit(r.induction),
+    };
+  }
+
   /** frees the model's memory now (it is also freed when the object is garbage-collected) */
   dispose() {
     if (this.#handle === null) return;

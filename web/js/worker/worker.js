@@ -3,7 +3,10 @@
 // Requests sharing a key supersede older queued ones (only the newest runs). Not an API of its own: ops.js maps
 // op names onto the JS API.
 import { loadLookback } from '../api/index.js';
-import { runOp, transferables } from './ops.js';
+import { modelOps } from './model-ops.js';
+import { registerOps, runOp, transferables } from './ops.js';
+
+registerOps(modelOps);
 
 const ready = loadLookback();
 const queue = [];

@@ -1,0 +1,101 @@
+// The model rows of `npm run bench`: one forward pass of 256 tokens with every head's attention returned, and
+// one decoding step at position 255 with the KV cache, through the public JS API in WebAssembly on one thread,
+// for the shipped Sprout (8 layers x 6 heads, width 192, SwiGLU 512, vocabulary 2048) and, when the reference
+// files sit beside the checkout, the llama2.c checkpoint stories260K. Medians over rounds, wall and CPU time.
+// Not a test: the timings are reported against the targets, never asserted.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadLookback } from '../../web/js/api/index.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const STORIES = `${root}../shared/models/stories260K/`;
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+// Two token sequences of length T that differ at position 1 (so a forward pass can never reuse the cache)
+// and two that differ only in the last token (so a call reuses T-1 positions: one decoding step).
+function sequences(model, T) {
+  const V = model.info.config.vocab_size, bos = model.info.config.bos_id;
+  let s = 12345;
+  const pick = () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return 3 + (s >>> 8) % (V - 3);
+  };
+  const base = [bos, ...Array.from({ length: T - 1 }, pick)];
+  const other = [...base];
+  other[1] = base[1] === 3 ? 4 : 3;
+  const lastA = [...base], lastB = [...base];
+  lastB[T - 1] = base[T - 1] === 3 ? 4 : 3;
+  return { full: [base, other], last: [lastA, lastB] };
+}
+
+async function timeRounds(rounds, calls, fn) {
+  const wall = [], cpu = [];
+  for (let r = 0; r < rounds; r++) {
+    const c0 = cpuMs(), t0 = performance.now();
+    for (let i = 0; i < calls; i++) fn(i);
+    wall.push((performance.now() - t0) / calls);
+    cpu.push((cpuMs() - c0) / calls);
+  }
+  return { ms: median(wall), cpu: median(cpu), samples_ms: wall };
+}
+
+async function benchOne(lb, name, source, opts, rounds) {
+  const model = await lb.loadModel(source, opts);
+  const T = Math.min(256, model.context);
+  const { full, last } = sequences(model, T);
+  // check the cache does what the rows claim before timing
+  model.forward(full[0]);
+  const fresh = model.forward(full[1], { attention: true });
+  model.forward(last[0]);
+  const step = model.forward(last[1]);
+  if (fresh.reused > 1 || step.reused !== T - 1) throw new Error(`bench: ${name}: cache reuse ${fresh.reused}/${step.reused}, expected <= 1 and ${T - 1}`);
+  for (let i = 0; i < 3; i++) model.forward(full[i % 2], { attention: true });
+  const forward = await timeRounds(rounds, 2, (i) => model.forward(full[i % 2], { attention: true }));
+  model.next(last[0], { topK: 1 });
+  const decode = await timeRounds(rounds, 20, (i) => model.next(last[(i + 1) % 2], { topK: 1 }));
+  const c = model.info.config;
+  model.dispose();
+  return {
+    name, T, config: `${c.n_layers} layers x ${c.n_heads} heads (kv ${c.n_kv_heads}), width ${c.dim}, hidden ${c.hidden_dim}, vocab ${c.vocab_size}`,
+    parameters: model.info.parameters, forward, decode,
+  };
+}
+
+// Rows for the shipped Sprout and, when present, stories260K; targets for the Sprout-shaped model.
+export async function benchModels({ rounds = 15 } = {}) {
+  const lb = await loadLookback();
+  const rows = [await benchOne(lb, 'sprout', 'sprout', undefined, rounds)];
+  if (existsSync(`${STORIES}stories260K.bin`)) {
+    rows.push(await benchOne(lb, 'stories260K', `${STORIES}stories260K.bin`, { tokenizer: `${STORIES}tok512.bin` }, rounds));
+  } else {
+    rows.push({ name: 'stories260K', skipped: `${STORIES} is absent (reference files beside the checkout)` });
+  }
+  const s = rows[0];
+  const targets = [
+    { name: 'model forward, 256 tokens with attention (Sprout shape)', value: s.forward.ms, cpu_value: s.forward.cpu, target: 120, unit: ' ms', below: true },
+    { name: 'model decoding step at position 255 with the KV cache (Sprout shape)', value: s.decode.ms, cpu_value: s.decode.cpu, target: 3, unit: ' ms', below: true },
+  ].map((t) => ({ ...t, met: t.value <= t.target }));
+  return { rows, targets };
+}
+
+export function printModels({ rows }) {
+  console.log('\nmodel (public JS API, WebAssembly, one thread; median ms per call over rounds, wall and CPU time)');
+  console.log('  model          forward 256 tokens + attention      decoding step at 255');
+  for (const r of rows) {
+    if (r.skipped) {
+      console.log(`  ${r.name.padEnd(14)} skipped: ${r.skipped}`);
+      continue;
+    }
+    const cell = (x) => `${x.ms.toFixed(2).padStart(8)} ms (cpu ${x.cpu.toFixed(2)})`;
+    console.log(`  ${r.name.padEnd(14)} ${cell(r.forward).padEnd(35)} ${cell(r.decode)}   [T=${r.T}; ${r.config}]`);
+  }
+}

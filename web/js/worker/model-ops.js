@@ -1,0 +1,32 @@
+// The worker's model operations: loadModel keeps the Model in the worker and answers with a numeric handle
+// and its info; modelCall runs one Model method by handle. Registered by worker.js through registerOps.
+// Not the model itself (web/js/api/model.js) and not the page's side (remote-model.js).
+
+const METHODS = new Set(['encode', 'decode', 'tokens', 'window', 'forward', 'next', 'generate', 'headScores']);
+const models = new Map();
+let nextHandle = 1;
+
+function byHandle(handle) {
+  const model = models.get(handle);
+  if (!model) throw new Error('this model was disposed (or never loaded)');
+  return model;
+}
+
+export const modelOps = {
+  async loadModel(lb, source, opts) {
+    const model = await lb.loadModel(source, opts);
+    const handle = nextHandle++;
+    models.set(handle, model);
+    return { handle, info: model.info, context: model.context };
+  },
+
+  modelCall(lb, handle, method, args = []) {
+    if (method === 'dispose') {
+      models.get(handle)?.dispose();
+      models.delete(handle);
+      return null;
+    }
+    if (!METHODS.has(method)) throw new Error(`worker: a model has no method "${method}"`);
+    return byHandle(handle)[method](...args);
+  },
+};
