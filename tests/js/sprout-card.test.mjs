@@ -32,7 +32,7 @@ test('the card holds measured numbers for every acceptance criterion', { skip },
   assert.ok(card.validation.sample.texts.length > 0);
 });
 
-test('headScores in the JS API reproduces the card's induction scores on the same random repeats', { skip }, async () => {
+test('headScores in the JS API reproduces the induction scores of the card on the same random repeats', { skip }, async () => {
   const { loadLookback } = await import('lookback');
   const lb = await loadLookback();
   const m = await lb.loadModel('sprout');
