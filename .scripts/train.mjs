@@ -5,7 +5,7 @@
 // again: finished stages are skipped and training resumes from its last checkpoint.
 // Not the evaluation (`npm run eval` writes the model card afterwards).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -29,6 +29,13 @@ function run(cmd, args, { log } = {}) {
   }
 }
 
+// The C++ that decides the weights (kernels, model, trainer, corpus): git's hash of the committed wasm/src tree.
+// Part of every stamp, so a changed generator or trainer retrains instead of reusing old data or checkpoints.
+function sourceTree() {
+  const r = spawnSync('git', ['rev-parse', 'HEAD:wasm/src'], { cwd: root, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : 'not a git checkout';
+}
+
 // Runs a stage unless its stamp file records the same recipe.
 function stage(name, recipe, fn) {
   const stamp = `${work}/${name}.done.json`;
@@ -41,13 +48,23 @@ function stage(name, recipe, fn) {
   writeFileSync(stamp, want);
 }
 
-function trainModel(kind, r) {
+// Trains one model; resumes only a checkpoint made with the same recipe (else starts afresh).
+function trainModel(kind, r, stampRecipe) {
   const out = `${work}/${kind}`;
+  const recipeFile = `${out}/recipe.json`;
+  const want = JSON.stringify(stampRecipe);
+  const resumable = existsSync(`${out}/checkpoint.bin`) && existsSync(recipeFile) && readFileSync(recipeFile, 'utf8') === want;
+  if (!resumable && existsSync(out)) {
+    console.log(`train: ${kind}: the checkpoint in ${out.replace(root, '')} is from another recipe; starting afresh`);
+    rmSync(out, { recursive: true, force: true });
+  }
+  mkdirSync(out, { recursive: true });
+  writeFileSync(recipeFile, want);
   const args = ['--model', kind, '--data', `${data}/train.bin`, '--val', `${data}/validation.bin`,
     '--tokenizer', `${data}/tokenizer.json`, '--out', out, '--export', `${root}shared/models/${kind}`,
     '--steps', String(r.steps), '--batch', String(r.batch), '--lr', String(r.lr), '--warmup', String(r.warmup),
     '--seed', String(r.seed), '--threads', String(r.threads), '--log-every', '20', '--val-every', '200'];
-  if (existsSync(`${out}/checkpoint.bin`)) args.push('--resume');
+  if (resumable) args.push('--resume');
   const started = Date.now();
   run(bin('train'), args, { log: `${out}/train.log` });
   const minutes = (Date.now() - started) / 60000;
@@ -62,7 +79,7 @@ function trainModel(kind, r) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   mkdirSync(data, { recursive: true });
-  const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab };
+  const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab, source: sourceTree() };
   stage('data', corpus, () => {
     const seed = String(RECIPE.corpus_seed);
     run(bin('corpus'), ['--seed', seed, '--split', 'train', '--stories', String(RECIPE.train_stories), '--out', `${data}/train.txt`]);
@@ -72,7 +89,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       run(bin('bpe'), ['--tokenizer', `${data}/tokenizer.json`, '--encode-corpus', `${data}/${split}.txt`, '--out', `${data}/${split}.bin`]);
     }
   });
-  stage('sprout', { corpus, ...RECIPE.sprout }, () => trainModel('sprout', RECIPE.sprout));
-  stage('window', { corpus, ...RECIPE.window }, () => trainModel('window', RECIPE.window));
+  for (const kind of ['sprout', 'window']) {
+    const recipe = { corpus, ...RECIPE[kind] };
+    stage(kind, recipe, () => trainModel(kind, RECIPE[kind], recipe));
+  }
   console.log('train: done; the models are in shared/models/. Next: `npm run eval` writes the model card.');
 }
