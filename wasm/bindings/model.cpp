@@ -1,8 +1,8 @@
 // Embind bindings of the model runtime, as handle-based functions (JS never sees a C++ object, so nothing
 // needs .delete(); modelDispose(handle) frees a model): load from bytes, encode/decode/token texts, forward,
-// next-token top-k, generate, the explicit sliding window, head scores. Each validates its arguments, copies results out
-// and returns an Error object instead of throwing. Not here: computation (wasm/src/model) or JS conveniences
-// such as loading by name or URL (web/js/api/model.js).
+// next-token top-k, generate, the explicit sliding window, head scores. Each validates its arguments, copies
+// results out and returns an Error object instead of throwing. Not here: computation (wasm/src/model) or JS
+// conveniences such as loading by name or URL (web/js/api/model.js).
 #include <emscripten/bind.h>
 
 #include <algorithm>
@@ -289,7 +289,8 @@ val head_scores_js(double handle, val texts, val opts) {
     const char* fn = "headScores";
     Entry& e = entry(fn, handle);
     const ModelConfig& c = e.model.transformer->config();
-    if (!val::global("Array").call<bool>("isArray", texts)) fail(fn, ": texts must be an array of texts or id arrays");
+    if (!val::global("Array").call<bool>("isArray", texts))
+      fail(fn, ": texts must be an array of texts or id arrays");
     std::vector<std::vector<int>> all;
     for (int i = 0, n = texts["length"].as<int>(); i < n; ++i) {
       std::vector<int> ids = ids_arg(fn, texts[i], c.vocab_size);

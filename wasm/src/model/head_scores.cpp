@@ -90,7 +90,9 @@ HeadScores measure_heads(Session& s, const std::vector<std::vector<int>>& texts,
     acc.add_text(s.attention().data(), int(ids.size()));
   }
   if (repeats > 0 && (repeat_len < 1 || 2 * repeat_len + 1 > c.max_seq_len))
-    model_error("head scores: a repeated sequence of " + std::to_string(repeat_len) + " tokens does not fit twice (after the start mark) in the context of " + std::to_string(c.max_seq_len));
+    model_error("head scores: a repeated sequence of " + std::to_string(repeat_len) +
+                " tokens does not fit twice (after the start mark) in the context of " +
+                std::to_string(c.max_seq_len));
   for (int r = 0; r < repeats; ++r) {
     std::vector<int> ids = {c.bos_id};
     for (int id : random_repeat(seed + std::uint64_t(r), repeat_len, lo, c.vocab_size)) ids.push_back(id);

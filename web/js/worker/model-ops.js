@@ -2,7 +2,9 @@
 // and its info; modelCall runs one Model method by handle. Registered by worker.js through registerOps.
 // Not the model itself (web/js/api/model.js) and not the page's side (remote-model.js).
 
-const METHODS = new Set(['encode', 'decode', 'tokens', 'window', 'forward', 'next', 'generate', 'headScores']);
+// The Model methods a page may call (dispose is handled apart).
+export const MODEL_METHODS = ['encode', 'decode', 'tokens', 'window', 'forward', 'next', 'generate', 'headScores'];
+const METHODS = new Set(MODEL_METHODS);
 const models = new Map();
 let nextHandle = 1;
 

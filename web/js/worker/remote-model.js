@@ -1,9 +1,8 @@
 // The page's handle on a model that lives in the worker: loadRemoteModel(client, source, opts) resolves to an
 // object with the Model's methods (encode, decode, tokens, window, forward, next, generate, headScores,
-// dispose), each returning a promise, and the same info/context. Calls may pass {key} as a last extra
-// argument object via .keyed(key) so that stale requests are dropped. Not the model (web/js/api/model.js).
-
-const METHODS = ['encode', 'decode', 'tokens', 'window', 'forward', 'next', 'generate', 'headScores'];
+// dispose), each returning a promise, and the same info/context. model.keyed(key) gives a handle whose calls
+// drop older queued calls made with the same key. Not the model (web/js/api/model.js) nor the worker's side.
+import { MODEL_METHODS } from './model-ops.js';
 
 export async function loadRemoteModel(client, source, opts) {
   const { handle, info, context } = await client.request('loadModel', opts === undefined ? [source] : [source, opts]);
@@ -21,7 +20,7 @@ class RemoteModel {
     this.#key = key;
     this.info = info;
     this.context = context;
-    for (const method of METHODS) {
+    for (const method of MODEL_METHODS) {
       this[method] = (...args) => this.#client.request('modelCall', [this.#handle, method, args], { key: this.#key });
     }
   }
