@@ -1,7 +1,8 @@
 // The module worker that owns the lookback API in the browser, so the page never blocks on computation.
-// Protocol: {id, op, args, key?} in; {id, ok, result} | {id, ok: false, error} | {id, dropped: true} out.
-// Requests sharing a key supersede older queued ones (only the newest runs). Not an API of its own: ops.js maps
-// op names onto the JS API.
+// Protocol: {batch: [{id, op, args, key?}, ...]} in; {results: [...]} out, one message per batch once all of
+// its requests are done, each {id, ok, result} | {id, ok: false, error} | {id, dropped: true}. Requests sharing
+// a key supersede older queued ones (only the newest runs). Not an API of its own: ops.js maps op names onto
+// the JS API.
 import { loadLookback } from '../api/index.js';
 import { modelOps } from './model-ops.js';
 import { registerOps, runOp, transferables } from './ops.js';
@@ -13,12 +14,22 @@ const queue = [];
 let scheduled = false;
 
 self.onmessage = (event) => {
-  queue.push(event.data);
+  const batch = event.data.batch;
+  const reply = { results: [], left: batch.length, transfer: new Set() };
+  for (const m of batch) queue.push({ ...m, reply });
   if (!scheduled) {
     scheduled = true;
     setTimeout(drain, 0);
   }
 };
+
+// One answer into its batch's reply; the reply goes out when every request of the batch is answered.
+function answer(m, result, transfer = []) {
+  const reply = m.reply;
+  reply.results.push(result);
+  for (const buffer of transfer) reply.transfer.add(buffer);
+  if (--reply.left === 0) self.postMessage({ results: reply.results }, [...reply.transfer]);
+}
 
 async function drain() {
   scheduled = false;
@@ -26,7 +37,7 @@ async function drain() {
   try {
     lb = await ready;
   } catch (err) {
-    for (const m of queue.splice(0)) self.postMessage({ id: m.id, ok: false, error: String(err.message || err) });
+    for (const m of queue.splice(0)) answer(m, { id: m.id, ok: false, error: String(err.message || err) });
     return;
   }
   const batch = queue.splice(0);
@@ -34,14 +45,14 @@ async function drain() {
   for (const m of batch) if (m.key) newest.set(m.key, m.id);
   for (const m of batch) {
     if (m.key && newest.get(m.key) !== m.id) {
-      self.postMessage({ id: m.id, dropped: true });
+      answer(m, { id: m.id, dropped: true });
       continue;
     }
     try {
       const result = await runOp(lb, m.op, m.args || []);
-      self.postMessage({ id: m.id, ok: true, result }, transferables(result));
+      answer(m, { id: m.id, ok: true, result }, transferables(result));
     } catch (err) {
-      self.postMessage({ id: m.id, ok: false, error: String(err?.message ?? err) });
+      answer(m, { id: m.id, ok: false, error: String(err?.message ?? err) });
     }
   }
 }
