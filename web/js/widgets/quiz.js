@@ -2,7 +2,7 @@
 // answers kept in localStorage (attribute quiz-id) so they survive a reload. Built-in sets via set="sinks" |
 // "mask" | "order", or the author's own in a child <script type="application/json">. Where an explanation quotes a
 // softmax, the core computes it. Not a grading system: nothing leaves the browser.
-import { LookbackWidget, define, esc, fmt, storage } from './widget-kit.js';
+import { LookbackWidget, define, esc, fmt, ownJson, storage } from './widget-kit.js';
 import { drawReport } from './export.js';
 
 export const QUIZ_SETS = {
@@ -117,16 +117,7 @@ class Quiz extends LookbackWidget {
   }
 
   loadSet() {
-    const own = this.querySelector('script[type="application/json"]');
-    if (own) {
-      try {
-        const data = JSON.parse(own.textContent);
-        if (Array.isArray(data.questions)) return data;
-      } catch (err) {
-        console.warn(`<${this.localName}>: the quiz JSON could not be read (${err.message})`);
-      }
-    }
-    return QUIZ_SETS[this.getAttribute('set')] || QUIZ_SETS.sinks;
+    return ownJson(this, 'quiz', (d) => Array.isArray(d?.questions)) || QUIZ_SETS[this.getAttribute('set')] || QUIZ_SETS.sinks;
   }
 
   attributeChangedCallback() {

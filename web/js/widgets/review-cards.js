@@ -2,7 +2,7 @@
 // mark it "knew it" or "again"; which cards are known is kept in localStorage (attribute deck-id). Built-in deck
 // via set="production", or the author's own in a child <script type="application/json">. Where a card quotes a
 // softmax, the core computes it. Not spaced repetition with dates: cards you did not know simply come first.
-import { LookbackWidget, define, esc, fmt, storage } from './widget-kit.js';
+import { LookbackWidget, define, esc, fmt, ownJson, storage } from './widget-kit.js';
 import { drawReport } from './export.js';
 
 export const DECKS = {
@@ -63,15 +63,8 @@ class ReviewCards extends LookbackWidget {
   }
 
   loadDeck() {
-    const own = this.querySelector('script[type="application/json"]');
-    if (own) {
-      try {
-        const data = JSON.parse(own.textContent);
-        if (Array.isArray(data.cards)) return { ...data, cards: data.cards.map((c, i) => ({ id: String(c.id ?? i), ...c })) };
-      } catch (err) {
-        console.warn(`<${this.localName}>: the cards JSON could not be read (${err.message})`);
-      }
-    }
+    const data = ownJson(this, 'cards', (d) => Array.isArray(d?.cards));
+    if (data) return { ...data, cards: data.cards.map((c, i) => ({ id: String(c.id ?? i), ...c })) };
     return DECKS[this.getAttribute('set')] || DECKS.production;
   }
 

@@ -118,6 +118,22 @@ export function jsonAttr(el, name, fallback, check = () => true) {
   return fallback;
 }
 
+// The element's own <script type="application/json"> child, parsed, when `check` accepts it; otherwise null
+// (a malformed one is reported once in the console as a warning).
+export function ownJson(el, what, check) {
+  const own = el.querySelector('script[type="application/json"]');
+  if (!own) return null;
+  try {
+    const data = JSON.parse(own.textContent);
+    if (check(data)) return data;
+  } catch (err) {
+    console.warn(`<${el.localName}>: the ${what} JSON could not be read (${err.message})`);
+    return null;
+  }
+  console.warn(`<${el.localName}>: the ${what} JSON is not the expected shape`);
+  return null;
+}
+
 // A small seeded generator (mulberry32) and standard normals (Box-Muller), for reproducible random inputs.
 export function seeded(seed) {
   let a = seed >>> 0;
