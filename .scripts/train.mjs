@@ -16,13 +16,17 @@ const data = `${work}/data`;
 // Everything that decides the weights. Changing any value retrains from scratch (the stamp differs).
 export const RECIPE = {
   corpus_seed: 1, train_stories: 200000, validation_stories: 2000, vocab: 2048,
-  sprout: { steps: 7600, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2 },
-  window: { steps: 3000, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2 },
+  sprout: { steps: 7600, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2, drill_share: 0.1 },
+  window: { steps: 3000, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2, drill_share: 0.1 },
 };
 
 function run(cmd, args, { log } = {}) {
   console.log(`train: ${[cmd.replace(root, ''), ...args.map((a) => a.replace(root, ''))].join(' ')}`);
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.status === 3) {
+    console.error('train: stopped before the last step; `npm run train` again resumes from the checkpoint');
+    process.exit(1);
+  }
   if (r.status !== 0) {
     console.error(`train: ${cmd} failed (exit ${r.status ?? r.signal})${log ? `; see ${log}` : ''}`);
     process.exit(1);
@@ -63,7 +67,8 @@ function trainModel(kind, r, stampRecipe) {
   const args = ['--model', kind, '--data', `${data}/train.bin`, '--val', `${data}/validation.bin`,
     '--tokenizer', `${data}/tokenizer.json`, '--out', out, '--export', `${root}shared/models/${kind}`,
     '--steps', String(r.steps), '--batch', String(r.batch), '--lr', String(r.lr), '--warmup', String(r.warmup),
-    '--seed', String(r.seed), '--threads', String(r.threads), '--log-every', '20', '--val-every', '200'];
+    '--seed', String(r.seed), '--threads', String(r.threads), '--drill-share', String(r.drill_share),
+    '--log-every', '20', '--val-every', '200'];
   if (resumable) args.push('--resume');
   const started = Date.now();
   run(bin('train'), args, { log: `${out}/train.log` });

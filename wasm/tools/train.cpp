@@ -8,6 +8,7 @@
 #include <iostream>
 #include <string>
 
+#include "model/bpe.hpp"
 #include "train/export.hpp"
 #include "train/trainer.hpp"
 
@@ -37,11 +38,13 @@ const char* kHelp = R"(usage: lookback-train --model sprout|window --data TOKENS
   --log-every N           progress line every N steps (default 10)
   --val-every N           validation loss every N steps (default 200)
   --val-rows N            rows of validation data (default 64)
+  --drill-share X         share of rows that are copy drills: <s> then random merged-token ids (258 and up)
+                          repeated to the row's end, period 8..128 (default 0)
   --ckpt-minutes M        checkpoint (and export) every M minutes (default 5)
   --safety X              share of the measured speed the time plan counts on (default 0.95)
   --bench N               time N steps of forward+backward and print tokens/s (no files written)
   --export-only           load DIR/checkpoint.bin, export, exit
-  kill -USR1 PID exports now; kill -TERM PID checkpoints, exports and stops.
+  kill -USR1 PID exports now; kill -TERM PID checkpoints, exports and stops (exit status 3: not finished).
 )";
 
 }  // namespace
@@ -82,6 +85,7 @@ int main(int argc, char** argv) {
       else if (a == "--log-every") opt.log_every = std::stoi(next());
       else if (a == "--val-every") opt.val_every = std::stoi(next());
       else if (a == "--val-rows") opt.val_rows = std::stoi(next());
+      else if (a == "--drill-share") opt.drills.share = std::stod(next());
       else if (a == "--ckpt-minutes") opt.ckpt_minutes = std::stod(next());
       else if (a == "--safety") opt.safety = std::stod(next());
       else if (a == "--bench") bench = std::stoi(next());
@@ -93,6 +97,7 @@ int main(int argc, char** argv) {
     if (data.empty()) throw std::runtime_error("--data is required (see --help)");
     if (opt.out_dir.empty() && !bench) throw std::runtime_error("--out is required (see --help)");
     if (opt.threads < 1 || opt.batch < 1) throw std::runtime_error("--threads and --batch must be >= 1");
+    opt.drills.lo = lookback::BpeTokenizer::kFirstMerge, opt.drills.hi = vocab;  // as the induction test draws
     const auto train_ids = read_tokens(data);
     std::vector<std::uint16_t> val_ids;
     if (!val.empty()) val_ids = read_tokens(val);
@@ -115,8 +120,9 @@ int main(int argc, char** argv) {
       std::cout << "exported step " << tr.state().step << " to " << tr.options().export_dir << "\n";
       return 0;
     }
-    tr.run();
-    return 0;
+    if (tr.run()) return 0;
+    std::cerr << "lookback-train: stopped before the last step; run again with --resume to continue\n";
+    return 3;
   } catch (const std::exception& e) {
     std::cerr << "lookback-train: " << e.what() << "\n";
     return 1;

@@ -323,3 +323,34 @@ TEST_CASE("corpus: copy practice repeats the object and a creature's song; probe
   probe.allow_object_repeat = false;
   for (const auto& s : stories(5, Split::probe, 300, probe)) CHECK(s.song.empty());
 }
+
+TEST_CASE("corpus: a habit word always follows its owner, by name or by pronoun") {
+  static const char* const habits[] = {"whistled", "sneezed", "blinked", "grinned", "shrugged", "sighed",
+                                       "stretched", "hiccuped", "snorted", "chuckled", "squeaked", "tiptoed",
+                                       "wiggled", "sniffed", "stomped", "twirled"};
+  CHECK(std::string(corpus::habit_of("Tom")) == corpus::habit_of("Tom"));
+  int by_name = 0, by_pronoun = 0;
+  for (const auto& s : stories(9, Split::train, 600)) {
+    CAPTURE(s.text);
+    std::map<int, std::string> pronoun_name;  // pronoun_char -> the name it stands for
+    for (const auto& u : s.pronouns) pronoun_name[u.pronoun_char] = u.name;
+    for (const char* h : habits) {
+      const std::string word = std::string(" ") + h;
+      for (size_t at = s.text.find(word); at != std::string::npos; at = s.text.find(word, at + 1)) {
+        size_t begin = at;
+        while (begin > 0 && is_word_char(s.text[begin - 1])) --begin;
+        const std::string before = s.text.substr(begin, at - begin);
+        const auto p = pronoun_name.find(int(begin));
+        if (p != pronoun_name.end()) {
+          CHECK(std::string(corpus::habit_of(p->second)) == h);
+          ++by_pronoun;
+        } else {
+          CHECK(std::string(corpus::habit_of(before)) == h);
+          ++by_name;
+        }
+      }
+    }
+  }
+  CHECK(by_name > 200);
+  CHECK(by_pronoun > 200);
+}

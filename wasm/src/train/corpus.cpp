@@ -164,6 +164,14 @@ const char* const kCreatureVerb[] = {"smiled", "laughed", "waved", "did a little
                                      "jumped up and down", "spun around", "told a joke", "bowed", "clapped",
                                      "sat down", "giggled", "nodded", "winked", "made a funny face",
                                      "hummed a tune"};
+// Every first name has one habit, the same in every story ("Tom" always whistles), and these words
+// appear in no other template or list. After "he"/"she" the habit can only be predicted by finding
+// whom the pronoun means: the name's own token carries the habit.
+const char* const kHabits[] = {"whistled", "sneezed", "blinked", "grinned", "shrugged", "sighed",
+                               "stretched", "hiccuped", "snorted", "chuckled", "squeaked", "tiptoed",
+                               "wiggled", "sniffed", "stomped", "twirled"};
+constexpr int kHabitCount = static_cast<int>(sizeof(kHabits) / sizeof(kHabits[0]));
+
 const char* const kCreatureTrait[] = {"kind", "funny", "shy", "clever", "gentle", "brave", "silly",
                                       "friendly", "wise", "quiet", "polite", "happy"};
 
@@ -260,7 +268,7 @@ const char* const kCodas[] = {"", "", "", "", "n", "r", "l", "m", "x", "k", "s",
 
 enum Beat {
   kOpening, kObject, kFriend, kDistractor, kTravel, kActivity, kScene, kFeeling, kDialogue,
-  kCreatureIntro, kCreatureAgain, kObjectAgain, kProblem, kRecall, kEnding, kSong, kSongAgain, kBeatCount
+  kCreatureIntro, kCreatureAgain, kObjectAgain, kProblem, kRecall, kEnding, kSong, kSongAgain, kHabit, kBeatCount
 };
 
 struct TemplateDef {
@@ -475,6 +483,17 @@ const TemplateDef kTemplates[] = {
     {kSongAgain, "{S} still remembered the rhyme: \"{SONG}.\""},
     {kSongAgain, "All the way home, {S} sang, \"{SONG}.\""},
     {kSongAgain, "\"{SONG},\" sang {Sn} happily."},
+    // a character's habit ({SH}, {XH}): the word right after the subject
+    {kHabit, "{S} {SH}."},
+    {kHabit, "Then {S} {SH}."},
+    {kHabit, "{S} {SH} and looked at {Xn}."},
+    {kHabit, "{S} {SH}, as always."},
+    {kHabit, "Suddenly, {S} {SH}."},
+    {kHabit, "{S} {SH} again."},
+    {kHabit, "When {S} saw {PLc}, {S} {SH}."},
+    {kHabit, "{S} {SH} and smiled at {Xn}."},
+    {kHabit, "{X} {XH} and waved at {Sn}."},
+    {kHabit, "{S} {SH}, and {X} {XH}."},
     // small troubles
     {kProblem, "Then it started to rain, so {S} ran under a tree."},
     {kProblem, "{S} fell down and hurt {Sp} knee, but {S} did not cry."},
@@ -532,7 +551,7 @@ constexpr int kTemplateCount = static_cast<int>(sizeof(kTemplates) / sizeof(kTem
 enum class Slot {
   kLiteral, kS, kSn, kSo, kSp, kX, kXn, kXo, kXp, kSX, kThey, kKid, kXKid, kParent,
   kO, kaO, kAO, kaAO, kD, kaD, kAD, kaAD, kPlace, kPlaceNow,
-  kC, kCK, kaCA, kCM, kCV, kCT, kSong, kAct, kAct2, kActBase, kLine, kExclaim, kQuestion, kList
+  kC, kCK, kaCA, kCM, kCV, kCT, kSHabit, kXHabit, kSong, kAct, kAct2, kActBase, kLine, kExclaim, kQuestion, kList
 };
 
 struct Segment {
@@ -555,7 +574,7 @@ Slot slot_of(const std::string& name) {
       {"aO", Slot::kaO}, {"AO", Slot::kAO}, {"aAO", Slot::kaAO}, {"D", Slot::kD}, {"aD", Slot::kaD},
       {"AD", Slot::kAD}, {"aAD", Slot::kaAD}, {"PL", Slot::kPlace}, {"PLc", Slot::kPlaceNow},
       {"C", Slot::kC}, {"CK", Slot::kCK}, {"aCA", Slot::kaCA}, {"CM", Slot::kCM}, {"CV", Slot::kCV},
-      {"CT", Slot::kCT}, {"SONG", Slot::kSong}, {"ACT", Slot::kAct}, {"ACT2", Slot::kAct2}, {"ACTI", Slot::kActBase},
+      {"CT", Slot::kCT}, {"SH", Slot::kSHabit}, {"XH", Slot::kXHabit}, {"SONG", Slot::kSong}, {"ACT", Slot::kAct}, {"ACT2", Slot::kAct2}, {"ACTI", Slot::kActBase},
       {"LINE", Slot::kLine}, {"EXCL", Slot::kExclaim}, {"QUES", Slot::kQuestion}};
   const auto it = slots.find(name);
   if (it != slots.end()) return it->second;
@@ -635,6 +654,7 @@ void build_lexicon(Library& lib) {
   for (const char* w : kCreatureAdj) add_words(lib, w);
   for (const char* w : kCreatureVerb) add_words(lib, w);
   for (const char* w : kCreatureTrait) add_words(lib, w);
+  for (const char* w : kHabits) add_words(lib, w);
   for (const auto& a : kActivities) { add_words(lib, a.past); add_words(lib, a.base); }
   for (const auto& p : kParents) add_words(lib, p.word);
   for (const auto& [name, list] : word_lists())
@@ -828,6 +848,8 @@ class StoryWriter {
       case Slot::kCM: out += creature_motion; break;
       case Slot::kCV: out += rng_.pick(kCreatureVerb); break;
       case Slot::kCT: out += rng_.pick(kCreatureTrait); break;
+      case Slot::kSHabit: out += habit_of(ents_[subj_].name); break;
+      case Slot::kXHabit: out += habit_of(ents_[oth_].name); break;
       case Slot::kSong: out += song; break;
       case Slot::kAct: out += activity().past; break;
       case Slot::kAct2: out += activity().past; break;
@@ -1052,7 +1074,7 @@ class StoryPlanner {
 
   void filler() {
     static const Beat beats[] = {kTravel, kTravel, kActivity, kActivity, kActivity, kScene, kFeeling,
-                                 kFeeling, kDialogue, kDialogue, kDialogue, kProblem};
+                                 kFeeling, kDialogue, kDialogue, kDialogue, kProblem, kHabit, kHabit};
     say(rng_.pick(beats), pick_subject());
   }
 
@@ -1099,6 +1121,10 @@ class StoryPlanner {
 }  // namespace
 
 // ---- public API -------------------------------------------------------------------------------------
+
+const char* habit_of(std::string_view first_name) {
+  return kHabits[hash_text("habit|" + std::string(first_name)) % kHabitCount];
+}
 
 Split parse_split(const std::string& name) {
   if (name == "train") return Split::train;

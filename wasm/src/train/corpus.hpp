@@ -60,6 +60,9 @@ struct StoryOptions {
 // and made-up names with the probe hash are used only in the probe split.
 Story make_story(uint64_t seed, Split split, uint64_t index, const StoryOptions& options = {});
 
+// A first name's habit ("whistled"): fixed per name, the same in every story and split.
+const char* habit_of(std::string_view first_name);
+
 // Labelled probe (one JSON object per line in probes.jsonl). Fields unused by a kind stay empty/-1.
 struct Probe {
   std::string kind;          // "recall", "pronoun", "name"

@@ -69,8 +69,12 @@ std::vector<std::uint16_t> read_tokens(const std::string& path) {
   return out;
 }
 
-Sampler::Sampler(const std::vector<std::uint16_t>* data, int T, std::uint64_t seed, int bos_id)
-    : data_(data), T_(T), seed_(seed) {
+Sampler::Sampler(const std::vector<std::uint16_t>* data, int T, std::uint64_t seed, int bos_id, Drills drills)
+    : data_(data), T_(T), seed_(seed), bos_(bos_id), drills_(drills) {
+  if (drills_.share < 0 || drills_.share > 1) throw std::runtime_error("copy drills: share must be in [0, 1]");
+  if (drills_.share > 0 && (drills_.lo < 0 || drills_.hi <= drills_.lo || drills_.hi > 65536 ||
+                            drills_.min_len < 1 || drills_.max_len < drills_.min_len))
+    throw std::runtime_error("copy drills: need 0 <= lo < hi <= 65536 and 1 <= min_len <= max_len");
   if (!data || data->size() < std::size_t(T) + 1) return;
   for (std::size_t i = 0; i < data->size(); ++i)
     if ((*data)[i] == bos_id) starts_.push_back(std::uint32_t(i));
@@ -93,10 +97,27 @@ void Sampler::seek(std::uint64_t epoch_, std::uint64_t cursor_) {
   shuffle();
 }
 
+bool Sampler::drill_at(std::uint64_t epoch_, std::uint64_t cursor_) const {
+  if (drills_.share <= 0) return false;
+  const std::uint64_t h = mix(mix(seed_ ^ 0xD7111u) ^ mix(epoch_ * 0x9E3779B97F4A7C15ull + cursor_));
+  return double(h >> 11) * 0x1.0p-53 < drills_.share;
+}
+
 void Sampler::next_row(std::uint16_t* row) {
   if (cursor >= order_.size()) {
     ++epoch, cursor = 0;
     shuffle();
+  }
+  if (drill_at(epoch, cursor)) {
+    std::uint64_t h = mix(seed_ ^ mix(epoch ^ 0x51DEull) ^ mix(cursor + 0xC0FFEEull));
+    ++cursor;
+    const int span = drills_.max_len - drills_.min_len + 1;
+    const int n = drills_.min_len + int((h = mix(h)) % std::uint64_t(span));
+    row[0] = std::uint16_t(bos_);
+    for (int i = 0; i < n && i < T_; ++i)
+      row[1 + i] = std::uint16_t(drills_.lo + int((h = mix(h)) % std::uint64_t(drills_.hi - drills_.lo)));
+    for (int i = n + 1; i <= T_; ++i) row[i] = row[i - n];
+    return;
   }
   const std::size_t n = data_->size();
   std::size_t p = starts_[order_[cursor++]];
@@ -116,7 +137,7 @@ std::vector<std::uint16_t> fixed_rows(const std::vector<std::uint16_t>& data, in
 
 Trainer::Trainer(std::unique_ptr<TrainModel> model, TrainOptions opt, const std::vector<std::uint16_t>* train,
                  const std::vector<std::uint16_t>* val)
-    : model_(std::move(model)), opt_(std::move(opt)), val_(val), sampler_(train, model_->seq_len(), opt_.seed, 0) {
+    : model_(std::move(model)), opt_(std::move(opt)), val_(val), sampler_(train, model_->seq_len(), opt_.seed, 0, opt_.drills) {
   if (sampler_.stories() == 0) throw std::runtime_error("training data is shorter than one row");
   const std::size_t n = model_->n_params();
   st_.w.assign(n, 0.0f), st_.m.assign(n, 0.0f), st_.v.assign(n, 0.0f);
@@ -218,7 +239,7 @@ void Trainer::save_checkpoint(const std::string& path) const {
                       {"step", st_.step},         {"total_steps", st_.total_steps},
                       {"epoch", st_.epoch},       {"cursor", st_.cursor},
                       {"tokens", st_.tokens},     {"elapsed", st_.elapsed},
-                      {"seed", opt_.seed},        {"batch", opt_.batch},
+                      {"seed", opt_.seed},        {"batch", opt_.batch}, {"drill_share", opt_.drills.share},
                       {"threads", opt_.threads},  {"lr", opt_.lr},
                       {"warmup", opt_.warmup}};
   const std::string hs = h.dump();
@@ -256,6 +277,9 @@ void Trainer::load_checkpoint(const std::string& path) {
   if (h.at("seed").get<std::uint64_t>() != opt_.seed || h.at("batch").get<int>() != opt_.batch)
     throw std::runtime_error(path + ": resume with the same --seed and --batch as the checkpoint (seed " +
                              h.at("seed").dump() + ", batch " + h.at("batch").dump() + ")");
+  if (h.value("drill_share", 0.0) != opt_.drills.share)
+    throw std::runtime_error(path + ": resume with the same --drill-share as the checkpoint (" +
+                             std::to_string(h.value("drill_share", 0.0)) + ")");
   sampler_.seek(st_.epoch, st_.cursor);
 }
 
@@ -264,11 +288,12 @@ void Trainer::export_model(const std::string& dir) const {
                 {{"step", st_.step}, {"tokens", st_.tokens}, {"seed", opt_.seed}});
 }
 
-void Trainer::run() {
+bool Trainer::run() {
   using clock = std::chrono::steady_clock;
   std::filesystem::create_directories(opt_.out_dir);
   const std::string ckpt = opt_.out_dir + "/checkpoint.bin";
   const std::string csv = opt_.out_dir + "/loss.csv";
+  g_stop = 0;
   std::signal(SIGTERM, on_stop);
   std::signal(SIGINT, on_stop);
   std::signal(SIGUSR1, on_export);
@@ -390,8 +415,10 @@ void Trainer::run() {
   }
   save_checkpoint(ckpt);
   export_model(opt_.export_dir);
-  log(std::string(g_stop ? "stopped" : "finished") + " at step " + std::to_string(st_.step) + " after " +
+  const bool finished = !g_stop;
+  log(std::string(finished ? "finished" : "stopped") + " at step " + std::to_string(st_.step) + " after " +
       fmt_time(now()) + "; checkpoint " + ckpt + ", export " + opt_.export_dir);
+  return finished;
 }
 
 }  // namespace lookback::train

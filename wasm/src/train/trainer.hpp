@@ -18,10 +18,19 @@ std::vector<std::uint16_t> read_tokens(const std::string& path);
 // Rows of T+1 ids that start at a story start (<s>), stories visited in a shuffled order per epoch
 // (the order is a function of seed and epoch only, so (epoch, cursor) is the whole position). A row that
 // runs past the end of the data wraps around to the beginning.
+// Copy drills: a share of the slots (chosen by a hash of seed, epoch and cursor, so still resumable) hold
+// <s> then n random ids from [lo, hi) repeated to the row's end, n drawn from [min_len, max_len]; the
+// story of such a slot waits for the next epoch.
+struct Drills {
+  double share = 0;
+  int lo = 0, hi = 0, min_len = 8, max_len = 128;
+};
+
 class Sampler {
  public:
-  Sampler(const std::vector<std::uint16_t>* data, int T, std::uint64_t seed, int bos_id);
+  Sampler(const std::vector<std::uint16_t>* data, int T, std::uint64_t seed, int bos_id, Drills drills = {});
   void next_row(std::uint16_t* row);
+  bool drill_at(std::uint64_t epoch_, std::uint64_t cursor_) const;
   std::uint64_t epoch = 0, cursor = 0;
   std::size_t stories() const { return starts_.size(); }
   void seek(std::uint64_t epoch_, std::uint64_t cursor_);
@@ -31,6 +40,8 @@ class Sampler {
   const std::vector<std::uint16_t>* data_;
   int T_;
   std::uint64_t seed_;
+  int bos_;
+  Drills drills_;
   std::vector<std::uint32_t> starts_, order_;
 };
 
@@ -54,6 +65,7 @@ struct TrainOptions {
   int val_every = 200;
   int val_rows = 64;
   double ckpt_minutes = 5;
+  Drills drills;                    // copy drills mixed into the rows (none by default)
   bool resume = false;
   bool quiet = false;
 };
@@ -81,7 +93,8 @@ class Trainer {
   void load_checkpoint(const std::string& path);
   void export_model(const std::string& dir) const;
   // The whole run: resume or init, plan, loop with logs/CSV/checkpoints, final checkpoint and export.
-  void run();
+  // False when a signal stopped it before the planned last step (the checkpoint resumes it).
+  bool run();
   std::function<void(const std::string&)> log;  // progress lines (default: stdout + out_dir/train.log)
   double last_grad_norm = 0;
 
