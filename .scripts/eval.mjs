@@ -59,7 +59,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!existsSync(tool)) fail(`${tool} is missing; run \`npm run build\``);
   if (!existsSync(`${SPROUT}/model.safetensors`)) fail(`no trained Sprout in ${SPROUT}; run \`npm run train\``);
   const training = existsSync(`${SPROUT}/training.json`) ? JSON.parse(readFileSync(`${SPROUT}/training.json`, 'utf8')) : null;
-  const seed = String(training?.corpus_seed ?? 1);
+  const seed = String(training?.recipe?.corpus_seed ?? 1);
   const args = ['--sprout', SPROUT, '--seed', seed, ...(existsSync(`${WINDOW}/model.safetensors`) ? ['--window', WINDOW] : [])];
   const r = spawnSync(tool, [...args, ...process.argv.slice(2)], { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0) fail(`lookback-eval failed: ${r.stderr.trim()}`);

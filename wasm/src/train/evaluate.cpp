@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/bpe.hpp"
 #include "model/head_scores.hpp"
 #include "model/session.hpp"
 #include "model/token_spans.hpp"
@@ -165,7 +166,7 @@ json induction(const Ctx& c, Session& s, HeadScoreAccumulator& heads) {
   double first = 0, second = 0;
   for (int r = 0; r < c.o.repeats; ++r) {
     std::vector<int> ids = {c.m.tokenizer->bos_id()};
-    for (int id : random_repeat(c.o.seed * 1000003 + r, n, 258, c.V)) ids.push_back(id);
+    for (int id : random_repeat(c.o.seed * 1000003 + r, n, BpeTokenizer::kFirstMerge, c.V)) ids.push_back(id);
     s.reset();
     s.process(ids, {true, true, false, true});
     heads.add_repeat(s.attention().data(), n);
