@@ -25,7 +25,7 @@ test('the card holds measured numbers for every acceptance criterion', { skip },
     assert.equal(typeof row.pass, 'boolean');
   }
   const h = card.heads;
-  for (const key of ['previous_token', 'start_mark', 'four_or_more_back', 'induction', 'pronoun_to_name']) {
+  for (const key of ['previous_token', 'start_mark', 'four_or_more_back', 'induction', 'pronoun_to_name', 'pronoun_to_every_mention']) {
     assert.equal(h[key].by_layer.length, h.layers, key);
     assert.ok(h[key].by_layer.every((row) => row.length === h.heads), key);
   }

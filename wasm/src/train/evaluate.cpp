@@ -2,6 +2,7 @@
 #include "train/evaluate.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "model/bpe.hpp"
@@ -133,8 +134,18 @@ json names(const Ctx& c, Session& s, const std::vector<corpus::Probe>& probes) {
           {"drop_nats", n ? (first - second) / n : 0.0}};
 }
 
-// Per head, the weight from the pronoun's token onto the tokens of the name it refers to.
-HeadHabit pronouns(const Ctx& c, Session& s, const std::vector<corpus::Probe>& probes) {
+// Byte offsets of every whole-word occurrence of `word` in text[0, end).
+std::vector<int> occurrences(const std::string& text, const std::string& word, int end) {
+  auto letter = [&](std::size_t i) { return std::isalpha(static_cast<unsigned char>(text[i])) != 0; };
+  std::vector<int> at;
+  for (std::size_t i = text.find(word); i != std::string::npos && int(i) < end; i = text.find(word, i + 1))
+    if ((i == 0 || !letter(i - 1)) && (i + word.size() >= text.size() || !letter(i + word.size()))) at.push_back(int(i));
+  return at;
+}
+
+// Per head, the weight from the pronoun's token onto the tokens of the name it refers to: its antecedent
+// (the name's last mention before the pronoun) or, with `every_mention`, every earlier mention of that name.
+HeadHabit pronouns(const Ctx& c, Session& s, const std::vector<corpus::Probe>& probes, bool every_mention) {
   HeadHabit h;
   h.score.assign(std::size_t(c.L) * c.H, 0.0);
   for (const auto& p : probes) {
@@ -142,7 +153,12 @@ HeadHabit pronouns(const Ctx& c, Session& s, const std::vector<corpus::Probe>& p
     std::vector<int> ids = c.encode(p.text);
     const auto spans = token_spans(*c.m.tokenizer, ids);
     const std::vector<int> q = tokens_in(spans, p.pronoun_char, p.pronoun_char + 1);
-    const std::vector<int> keys = tokens_in(spans, p.antecedent_char, p.antecedent_char + int(p.name.size()));
+    std::vector<int> keys;
+    const std::vector<int> starts =
+        every_mention ? occurrences(p.text, p.name, p.pronoun_char) : std::vector<int>{p.antecedent_char};
+    for (int at : starts)
+      for (int k : tokens_in(spans, at, at + int(p.name.size())))
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
     if (q.empty() || keys.empty() || q[0] >= c.max_len) continue;
     ids.resize(q[0] + 1);  // the text up to the pronoun is all the query can see
     s.reset();
@@ -207,12 +223,12 @@ json evaluate(const LoadedModel& m, const WindowModel* window, const EvalOptions
   card["validation"]["sample"] = sample(c, s, 8);
   card["probes"] = {{"recall", recall(c, s, probes)}, {"name", names(c, s, probes)}};
   card["induction_test"] = induction(c, s, heads);
-  const HeadHabit ph = pronouns(c, s, probes);
+  const HeadHabit ph = pronouns(c, s, probes, false), pm = pronouns(c, s, probes, true);
   const HeadScores hs = heads.result();
   card["heads"] = {{"layers", c.L}, {"heads", c.H},
                    {"previous_token", grid(hs.previous, c.L, c.H)}, {"start_mark", grid(hs.first, c.L, c.H)},
                    {"four_or_more_back", grid(hs.far, c.L, c.H)}, {"induction", grid(hs.induction, c.L, c.H)},
-                   {"pronoun_to_name", grid(ph, c.L, c.H)}};
+                   {"pronoun_to_name", grid(ph, c.L, c.H)}, {"pronoun_to_every_mention", grid(pm, c.L, c.H)}};
 
   auto top = [&](const char* k) { return card["heads"][k]["best"][0]["score"].get<double>(); };
   json acc = json::array();
