@@ -574,7 +574,8 @@ Slot slot_of(const std::string& name) {
       {"aO", Slot::kaO}, {"AO", Slot::kAO}, {"aAO", Slot::kaAO}, {"D", Slot::kD}, {"aD", Slot::kaD},
       {"AD", Slot::kAD}, {"aAD", Slot::kaAD}, {"PL", Slot::kPlace}, {"PLc", Slot::kPlaceNow},
       {"C", Slot::kC}, {"CK", Slot::kCK}, {"aCA", Slot::kaCA}, {"CM", Slot::kCM}, {"CV", Slot::kCV},
-      {"CT", Slot::kCT}, {"SH", Slot::kSHabit}, {"XH", Slot::kXHabit}, {"SONG", Slot::kSong}, {"ACT", Slot::kAct}, {"ACT2", Slot::kAct2}, {"ACTI", Slot::kActBase},
+      {"CT", Slot::kCT}, {"SH", Slot::kSHabit}, {"XH", Slot::kXHabit}, {"SONG", Slot::kSong},
+      {"ACT", Slot::kAct}, {"ACT2", Slot::kAct2}, {"ACTI", Slot::kActBase},
       {"LINE", Slot::kLine}, {"EXCL", Slot::kExclaim}, {"QUES", Slot::kQuestion}};
   const auto it = slots.find(name);
   if (it != slots.end()) return it->second;

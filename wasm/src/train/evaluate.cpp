@@ -139,42 +139,58 @@ std::vector<int> occurrences(const std::string& text, const std::string& word, i
   auto letter = [&](std::size_t i) { return std::isalpha(static_cast<unsigned char>(text[i])) != 0; };
   std::vector<int> at;
   for (std::size_t i = text.find(word); i != std::string::npos && int(i) < end; i = text.find(word, i + 1))
-    if ((i == 0 || !letter(i - 1)) && (i + word.size() >= text.size() || !letter(i + word.size()))) at.push_back(int(i));
+    if ((i == 0 || !letter(i - 1)) && (i + word.size() >= text.size() || !letter(i + word.size())))
+      at.push_back(int(i));
   return at;
 }
 
-// Per head, the weight from the pronoun's token onto the tokens of the name it refers to: its antecedent
-// (the name's last mention before the pronoun) or, with `every_mention`, every earlier mention of that name.
-HeadHabit pronouns(const Ctx& c, Session& s, const std::vector<corpus::Probe>& probes, bool every_mention) {
-  HeadHabit h;
-  h.score.assign(std::size_t(c.L) * c.H, 0.0);
+// Token positions covering the name at each byte offset in `starts` (each position once).
+std::vector<int> name_tokens(const std::vector<std::pair<int, int>>& spans, const std::vector<int>& starts, int len) {
+  std::vector<int> keys;
+  for (int at : starts)
+    for (int k : tokens_in(spans, at, at + len))
+      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  return keys;
+}
+
+// Per head, the weight from the pronoun's token onto the tokens of the name it refers to, in one forward pass per
+// probe: `last` onto its antecedent (the name's last mention before the pronoun), `every` onto every earlier
+// mention of that name.
+struct PronounHabits {
+  HeadHabit last, every;
+};
+
+PronounHabits pronouns(const Ctx& c, Session& s, const std::vector<corpus::Probe>& probes) {
+  PronounHabits r;
+  for (HeadHabit* h : {&r.last, &r.every}) h->score.assign(std::size_t(c.L) * c.H, 0.0);
   for (const auto& p : probes) {
     if (p.kind != "pronoun") continue;
     std::vector<int> ids = c.encode(p.text);
     const auto spans = token_spans(*c.m.tokenizer, ids);
     const std::vector<int> q = tokens_in(spans, p.pronoun_char, p.pronoun_char + 1);
-    std::vector<int> keys;
-    const std::vector<int> starts =
-        every_mention ? occurrences(p.text, p.name, p.pronoun_char) : std::vector<int>{p.antecedent_char};
-    for (int at : starts)
-      for (int k : tokens_in(spans, at, at + int(p.name.size())))
-        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
-    if (q.empty() || keys.empty() || q[0] >= c.max_len) continue;
+    const int len = int(p.name.size());
+    const std::vector<int> last = name_tokens(spans, {p.antecedent_char}, len);
+    const std::vector<int> every = name_tokens(spans, occurrences(p.text, p.name, p.pronoun_char), len);
+    if (q.empty() || q[0] >= c.max_len || (last.empty() && every.empty())) continue;
     ids.resize(q[0] + 1);  // the text up to the pronoun is all the query can see
     s.reset();
     s.process(ids, {true, true, false, false});
     const std::vector<float> a = s.attention();
     const int T = int(ids.size()), t = T - 1;
-    for (int lh = 0; lh < c.L * c.H; ++lh)
-      for (int k : keys) h.score[lh] += a[(std::size_t(lh) * T + t) * T + k];
-    h.even += double(keys.size()) / T;
-    ++h.count;
+    for (auto [h, keys] : {std::pair{&r.last, &last}, std::pair{&r.every, &every}}) {
+      if (keys->empty()) continue;
+      for (int lh = 0; lh < c.L * c.H; ++lh)
+        for (int k : *keys) h->score[lh] += a[(std::size_t(lh) * T + t) * T + k];
+      h->even += double(keys->size()) / T;
+      ++h->count;
+    }
   }
-  if (h.count) {
-    for (double& x : h.score) x /= double(h.count);
-    h.even /= double(h.count);
-  }
-  return h;
+  for (HeadHabit* h : {&r.last, &r.every})
+    if (h->count) {
+      for (double& x : h->score) x /= double(h->count);
+      h->even /= double(h->count);
+    }
+  return r;
 }
 
 json induction(const Ctx& c, Session& s, HeadScoreAccumulator& heads) {
@@ -223,12 +239,12 @@ json evaluate(const LoadedModel& m, const WindowModel* window, const EvalOptions
   card["validation"]["sample"] = sample(c, s, 8);
   card["probes"] = {{"recall", recall(c, s, probes)}, {"name", names(c, s, probes)}};
   card["induction_test"] = induction(c, s, heads);
-  const HeadHabit ph = pronouns(c, s, probes, false), pm = pronouns(c, s, probes, true);
+  const PronounHabits ph = pronouns(c, s, probes);
   const HeadScores hs = heads.result();
   card["heads"] = {{"layers", c.L}, {"heads", c.H},
                    {"previous_token", grid(hs.previous, c.L, c.H)}, {"start_mark", grid(hs.first, c.L, c.H)},
                    {"four_or_more_back", grid(hs.far, c.L, c.H)}, {"induction", grid(hs.induction, c.L, c.H)},
-                   {"pronoun_to_name", grid(ph, c.L, c.H)}, {"pronoun_to_every_mention", grid(pm, c.L, c.H)}};
+                   {"pronoun_to_name", grid(ph.last, c.L, c.H)}, {"pronoun_to_every_mention", grid(ph.every, c.L, c.H)}};
 
   auto top = [&](const char* k) { return card["heads"][k]["best"][0]["score"].get<double>(); };
   json acc = json::array();
