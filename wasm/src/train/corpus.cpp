@@ -493,6 +493,10 @@ const TemplateDef kTemplates[] = {
     {kHabit, "When {S} saw {PLc}, {S} {SH}."},
     {kHabit, "{S} {SH} and smiled at {Xn}."},
     {kHabit, "{X} {XH} and waved at {Sn}."},
+    {kHabit, "{Sn} stopped for a moment, and {S} {SH}."},
+    {kHabit, "{Sn} looked around, then {S} {SH}."},
+    {kHabit, "As {Sn} walked on, {S} {SH}."},
+    {kHabit, "{Sn} sat down, and {S} {SH} twice."},
     {kHabit, "{S} {SH}, and {X} {XH}."},
     // small troubles
     {kProblem, "Then it started to rain, so {S} ran under a tree."},
@@ -1075,7 +1079,7 @@ class StoryPlanner {
 
   void filler() {
     static const Beat beats[] = {kTravel, kTravel, kActivity, kActivity, kActivity, kScene, kFeeling,
-                                 kFeeling, kDialogue, kDialogue, kDialogue, kProblem, kHabit, kHabit};
+                                 kFeeling, kDialogue, kDialogue, kDialogue, kProblem, kHabit, kHabit, kHabit, kHabit};
     say(rng_.pick(beats), pick_subject());
   }
 
