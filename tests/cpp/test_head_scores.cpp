@@ -48,19 +48,29 @@ TEST_CASE("head scores of known patterns") {
 
 TEST_CASE("induction score: a head that looks at the token after the earlier copy scores 1") {
   const int n = 6, T = 2 * n + 1;
-  std::vector<float> a(std::size_t(2) * T * T, 0.0f);  // L=2, H=1
+  std::vector<float> a(std::size_t(3) * T * T, 0.0f);  // L=3, H=1
   for (int t = 0; t < T; ++t) {
     const int target = t >= n + 1 ? t - n + 1 : t;
     a[(std::size_t(0) * T + t) * T + target] = 1.0f;               // layer 0: induction
     a[(std::size_t(1) * T + t) * T + (t ? t - 1 : 0)] = 1.0f;      // layer 1: previous token
+    if (t <= n) a[(std::size_t(2) * T + t) * T + 0] = 1.0f;       // layer 2: start mark on the first copy,
+    else a[(std::size_t(2) * T + t) * T + t] = 1.0f;               // itself on the second
   }
-  HeadScoreAccumulator acc(2, 1);
+  HeadScoreAccumulator acc(3, 1);
   acc.add_repeat(a.data(), n);
   const HeadScores r = acc.result();
   CHECK(r.induction.score[0] == doctest::Approx(1.0));
   CHECK(r.induction.score[1] == doctest::Approx(0.0));
+  CHECK(r.induction.score[2] == doctest::Approx(0.0));
   CHECK(r.induction.count == n);
   CHECK(r.induction.even < 0.15);
+  CHECK(r.first_random.score[2] == doctest::Approx(1.0));
+  CHECK(r.first_random.score[0] == doctest::Approx(0.0));
+  CHECK(r.first_random.score[1] == doctest::Approx(0.0));
+  CHECK(r.first_random.count == n - 1);  // queries 2..n
+  double even = 0;
+  for (int t = 2; t <= n; ++t) even += 1.0 / (t + 1);
+  CHECK(r.first_random.even == doctest::Approx(even / (n - 1)));
   CHECK_THROWS_AS(HeadScoreAccumulator(0, 1), ModelError);
 }
 
@@ -84,8 +94,8 @@ TEST_CASE("measure_heads equals the scores read straight off the model's attenti
   const int n = 5, repeats = 3;
   const HeadScores r = measure_heads(s, texts, repeats, n, 9, 2);
   const int LH = c.n_layers * c.n_heads;
-  std::vector<double> prev(LH), first(LH), far(LH), ind(LH);
-  long rows = 0, far_rows = 0, ind_rows = 0;
+  std::vector<double> prev(LH), first(LH), far(LH), ind(LH), idle(LH);
+  long rows = 0, far_rows = 0, ind_rows = 0, idle_rows = 0;
   StepOptions o;
   o.attention = true;
   for (const auto& ids : texts) {  // reference: plain loops over the attention of a fresh session
@@ -110,14 +120,18 @@ TEST_CASE("measure_heads equals the scores read straight off the model's attenti
     const int T = int(ids.size());
     for (int t = n + 1; t < T; ++t, ++ind_rows)
       for (int lh = 0; lh < LH; ++lh) ind[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T + (t - n + 1)];
+    for (int t = 2; t <= n; ++t, ++idle_rows)
+      for (int lh = 0; lh < LH; ++lh) idle[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T];
   }
   REQUIRE(r.previous.count == rows);
   REQUIRE(r.induction.count == ind_rows);
+  REQUIRE(r.first_random.count == idle_rows);
   for (int lh = 0; lh < LH; ++lh) {
     CHECK(r.previous.score[lh] == doctest::Approx(prev[lh] / rows).epsilon(1e-5));
     CHECK(r.first.score[lh] == doctest::Approx(first[lh] / rows).epsilon(1e-5));
     CHECK(r.far.score[lh] == doctest::Approx(far[lh] / far_rows).epsilon(1e-5));
     CHECK(r.induction.score[lh] == doctest::Approx(ind[lh] / ind_rows).epsilon(1e-5));
+    CHECK(r.first_random.score[lh] == doctest::Approx(idle[lh] / idle_rows).epsilon(1e-5));
   }
   CHECK_THROWS_AS(measure_heads(s, texts, 1, c.max_seq_len, 9, 2), ModelError);  // cannot fit twice
 }

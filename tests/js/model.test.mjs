@@ -134,6 +134,8 @@ test('headScores: the habits read straight off forward attention; induction on r
   assert.ok(Math.abs(r.previous.even - even / rows) < 1e-12);
   assert.equal(r.induction.count, 2 * 6);
   assert.ok(r.induction.byLayer.flat().every((x) => x >= 0 && x <= 1));
+  assert.equal(r.firstOnRandom.count, 2 * (6 - 1));  // the first copy's queries t = 2..6
+  assert.ok(r.firstOnRandom.byLayer.flat().every((x) => x >= 0 && x <= 1));
   assert.deepEqual(model.headScores(texts, { repeats: 2, repeatLength: 6, seed: 3 }), r);  // seeded
   assert.equal(model.headScores(texts, { repeats: 0 }).induction.count, 0);
   assert.throws(() => model.headScores('the cat'), /headScores: texts must be an array/);

@@ -315,6 +315,7 @@ val head_scores_js(double handle, val texts, val opts) {
     r.set("first", habit_js(h.first));
     r.set("far", habit_js(h.far));
     r.set("induction", habit_js(h.induction));
+    r.set("firstRandom", habit_js(h.first_random));
     return r;
   });
 }

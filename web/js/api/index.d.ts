@@ -198,6 +198,8 @@ export interface HeadScores {
   /** on positions t-4 and earlier */
   far: HeadHabit;
   induction: HeadHabit;
+  /** on position 0 while reading a random sequence the first time (nothing earlier to copy), queries t >= 2 */
+  firstOnRandom: HeadHabit;
 }
 
 export interface Model {

@@ -232,7 +232,8 @@ class Model {
   }
 
   /** measured habits of every head: weight on the previous token, the start mark and 4+ back over the
-   * texts, and the induction score over random sequences repeated twice; each beside an even spread's */
+   * texts, the induction score over random sequences repeated twice and the weight on the start mark while
+   * reading such a sequence the first time; each beside an even spread's */
   headScores(texts, opts) {
     const half = Math.floor((this.context - 1) / 2);
     const o = options('headScores', opts, { repeats: 4, repeatLength: Math.min(50, half), seed: 1, best: 3 });
@@ -252,7 +253,7 @@ class Model {
     };
     return {
       layers: r.layers, heads: H, previous: habit(r.previous), first: habit(r.first), far: habit(r.far),
-      induction: habit(r.induction),
+      induction: habit(r.induction), firstOnRandom: habit(r.firstRandom),
     };
   }
 
