@@ -13,6 +13,8 @@ namespace {
 
 void init(HeadHabit& h, int n) { h.score.assign(n, 0.0); }
 
+}  // namespace
+
 HeadHabit average(const HeadHabit& h) {
   HeadHabit out = h;
   if (h.count == 0) return out;
@@ -20,8 +22,6 @@ HeadHabit average(const HeadHabit& h) {
   out.even = h.even / double(h.count);
   return out;
 }
-
-}  // namespace
 
 HeadScoreAccumulator::HeadScoreAccumulator(int L, int H) : L_(L), H_(H) {
   if (L < 1 || H < 1) model_error("head scores: need at least one layer and one head");

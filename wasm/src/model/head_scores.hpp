@@ -27,6 +27,9 @@ struct HeadScores {
   HeadHabit first_random;  // first copy of a repeat: weight on position 0, queries t >= 2 (nothing to copy yet)
 };
 
+// Sums over `count` query positions -> their averages (unchanged when count is 0).
+HeadHabit average(const HeadHabit& sums);
+
 class HeadScoreAccumulator {
  public:
   HeadScoreAccumulator(int L, int H);

@@ -185,12 +185,7 @@ PronounHabits pronouns(const Ctx& c, Session& s, const std::vector<corpus::Probe
       ++h->count;
     }
   }
-  for (HeadHabit* h : {&r.last, &r.every})
-    if (h->count) {
-      for (double& x : h->score) x /= double(h->count);
-      h->even /= double(h->count);
-    }
-  return r;
+  return {average(r.last), average(r.every)};
 }
 
 json induction(const Ctx& c, Session& s, HeadScoreAccumulator& heads) {
