@@ -124,11 +124,6 @@ void Session::qk_norm(float* q, float* k, int T, const LayerView& lw) {
   for (int t = 0; t < T; ++t) {
     float* qt = q + std::size_t(t) * QKV;
     float* kt = k + std::size_t(t) * QKV;
-    if (!step) {
-      rmsnorm(qt, lw.q_norm, qt, H, D, c.norm_eps);
-      rmsnorm(kt, lw.k_norm, kt, Hkv, D, c.norm_eps);
-      continue;
-    }
     for (int h = 0; h < H; ++h) rmsnorm(qt + h * D, lw.q_norm + h * step, qt + h * D, 1, D, c.norm_eps);
     for (int h = 0; h < Hkv; ++h) rmsnorm(kt + h * D, lw.k_norm + h * step, kt + h * D, 1, D, c.norm_eps);
   }
