@@ -1,4 +1,4 @@
-// Small model configs for the model tests (several shapes: grouped heads, QK-norm off, shared and per head, both RoPE
+// Small model configs for the model tests (several shapes: grouped heads, QK-norm on and off, both RoPE
 // layouts, tied and separate classifier, GELU) and random-weight models built from them.
 // Not a test itself.
 #pragma once
@@ -27,20 +27,14 @@ inline ModelConfig small_config(int dim, int layers, int heads, int kv_heads, in
   return c;
 }
 
-inline ModelConfig per_head_gains(ModelConfig c) {
-  c.qk_norm_per_head = true;
-  return c;
-}
-
 inline std::vector<NamedConfig> test_configs() {
   using R = RopeLayout;
   return {
-      {"sprout-like: per-head qk-norm, adjacent, swiglu, tied", per_head_gains(small_config(48, 2, 4, 4, 12, 64, 50, 40, R::adjacent, true, Mlp::swiglu, true))},
+      {"sprout-like: qk-norm, adjacent, swiglu, tied", small_config(48, 2, 4, 4, 12, 64, 50, 40, R::adjacent, true, Mlp::swiglu, true)},
       {"gqa 6/2, H*D != C, half, separate classifier", small_config(40, 2, 6, 2, 8, 72, 37, 48, R::half, false, Mlp::swiglu, false)},
-      {"mqa 4/1, gelu, qk-norm shared, half, separate", small_config(32, 3, 4, 1, 8, 40, 29, 33, R::half, true, Mlp::gelu, false)},
+      {"mqa 4/1, gelu, qk-norm, half, separate", small_config(32, 3, 4, 1, 8, 40, 29, 33, R::half, true, Mlp::gelu, false)},
       {"llama2c-like gqa 8/4, adjacent, tied", small_config(64, 2, 8, 4, 8, 172, 64, 70, R::adjacent, false, Mlp::swiglu, true)},
       {"tiny: one head of width 2", small_config(6, 1, 1, 1, 2, 5, 11, 9, R::adjacent, true, Mlp::gelu, true)},
-      {"gqa 4/2, per-head qk-norm, half", per_head_gains(small_config(32, 2, 4, 2, 8, 40, 29, 33, R::half, true, Mlp::swiglu, true))},
   };
 }
 

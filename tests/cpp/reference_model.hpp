@@ -70,13 +70,12 @@ inline ReferenceOutput reference_forward(const Weights& w, const std::vector<int
     auto v = matmul(xn, W(p + "attention.wv.weight"), Hkv * D, C);
     for (int t = 0; t < T; ++t) {
       if (c.qk_norm) {
-        const int gain_row = c.qk_norm_per_head ? D : 0;  // per-head gains: row h of [H, D]
         for (int h = 0; h < H; ++h) {
-          Vec n = rmsnorm(q[t], W(p + "attention.q_norm.weight") + h * gain_row, h * D, D);
+          Vec n = rmsnorm(q[t], W(p + "attention.q_norm.weight"), h * D, D);
           std::copy(n.begin(), n.end(), q[t].begin() + h * D);
         }
         for (int h = 0; h < Hkv; ++h) {
-          Vec n = rmsnorm(k[t], W(p + "attention.k_norm.weight") + h * gain_row, h * D, D);
+          Vec n = rmsnorm(k[t], W(p + "attention.k_norm.weight"), h * D, D);
           std::copy(n.begin(), n.end(), k[t].begin() + h * D);
         }
       }

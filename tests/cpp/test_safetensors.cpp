@@ -107,9 +107,6 @@ TEST_CASE("safetensors: the weights of a config round trip, and the config's exp
   other.qk_norm = true;
   CHECK_THROWS_WITH_AS(read_safetensors(other, bytes.data(), bytes.size()),
                        doctest::Contains("missing tensor 'layers.0.attention.q_norm.weight' [8]"), ModelError);
-  other.qk_norm_per_head = true;  // per-head gains: a [H, D] row block for q, [Hkv, D] for k
-  CHECK_THROWS_WITH_AS(read_safetensors(other, bytes.data(), bytes.size()),
-                       doctest::Contains("missing tensor 'layers.0.attention.q_norm.weight' [6, 8]"), ModelError);
   other = c;
   other.hidden_dim = 70;
   CHECK_THROWS_WITH_AS(read_safetensors(other, bytes.data(), bytes.size()),
@@ -171,7 +168,6 @@ TEST_CASE("config.json: round trip of every field; errors name the field") {
     CHECK(back.n_kv_heads == nc.config.n_kv_heads);
     CHECK(back.rope_layout == nc.config.rope_layout);
     CHECK(back.mlp == nc.config.mlp);
-    CHECK(back.qk_norm_per_head == nc.config.qk_norm_per_head);
   }
   CHECK(config_to_json(ModelConfig{}).find("\"norm_eps\": 1e-05") != std::string::npos);
   const std::string base = config_to_json(ModelConfig{});
@@ -191,16 +187,6 @@ TEST_CASE("config.json: round trip of every field; errors name the field") {
                        "config.json: \"mlp\" must be \"swiglu\" or \"gelu\" (got \"relu\")", ModelError);
   CHECK_THROWS_WITH_AS(config_from_json(with("\"qk_norm\": true", "\"qk_norm\": 1")), doctest::Contains("\"qk_norm\" must be true or false"),
                        ModelError);
-  {
-    std::string per_head = with("\"qk_norm_per_head\": false", "\"qk_norm_per_head\": true");
-    CHECK(config_from_json(per_head).qk_norm_per_head);
-    per_head.replace(per_head.find("\"qk_norm\": true"), 15, "\"qk_norm\": false");
-    CHECK_THROWS_WITH_AS(config_from_json(per_head), "config: qk_norm_per_head needs qk_norm", ModelError);
-  }
-  {  // configs written before the field existed mean one gain row shared by all heads
-    std::string old = with("\"qk_norm_per_head\": false,", "");
-    CHECK_FALSE(config_from_json(old).qk_norm_per_head);
-  }
   CHECK_THROWS_WITH_AS(config_from_json(with("\"dim\": 192", "\"dim\": 1.5")), doctest::Contains("\"dim\" must be an integer"), ModelError);
   CHECK_THROWS_WITH_AS(config_from_json(with("\"vocab_size\": 2048", "\"vocab_size\": 2000000000")),
                        doctest::Contains("vocab_size must be in [1, 1048576]"), ModelError);

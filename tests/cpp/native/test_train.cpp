@@ -196,20 +196,18 @@ TEST_CASE("export writes the shipped tensor names and shapes as fp16, with confi
     CHECK(n % 8 == 0);
     const auto h = nlohmann::json::parse(b.substr(8, n));
     const auto cfg = nlohmann::json::parse(slurp(dir + "/sprout/config.json"));
-    const int C = cfg.at("dim"), D = cfg.at("head_dim"), F = cfg.at("hidden_dim"), V = cfg.at("vocab_size"),
-              H = cfg.at("n_heads");
+    const int C = cfg.at("dim"), D = cfg.at("head_dim"), F = cfg.at("hidden_dim"), V = cfg.at("vocab_size");
     CHECK(V == 64);
     CHECK(cfg.at("rope_layout") == "adjacent");
     CHECK(cfg.at("mlp") == "swiglu");
     CHECK(cfg.at("qk_norm") == true);
-    CHECK(cfg.at("qk_norm_per_head") == true);
     std::map<std::string, std::vector<int>> want = {{"tok_embeddings.weight", {V, C}}, {"norm.weight", {C}}};
     for (int l = 0; l < int(cfg.at("n_layers")); ++l) {
       const std::string p = "layers." + std::to_string(l) + ".";
       want[p + "attention_norm.weight"] = {C};
       for (const char* m : {"wq", "wk", "wv", "wo"}) want[p + "attention." + m + ".weight"] = {C, C};
-      want[p + "attention.q_norm.weight"] = {H, D};  // one gain row per head
-      want[p + "attention.k_norm.weight"] = {H, D};
+      want[p + "attention.q_norm.weight"] = {D};
+      want[p + "attention.k_norm.weight"] = {D};
       want[p + "ffn_norm.weight"] = {C};
       want[p + "feed_forward.w1.weight"] = {F, C};
       want[p + "feed_forward.w3.weight"] = {F, C};

@@ -23,7 +23,6 @@ struct ModelConfig {
   float rope_theta = 10000.0f;
   RopeLayout rope_layout = RopeLayout::adjacent;
   bool qk_norm = true;
-  bool qk_norm_per_head = false;  // QK-norm gains: one [D] row per head (true) or one shared by all heads
   Mlp mlp = Mlp::swiglu;
   bool tied_embeddings = true;
   int bos_id = 0;         // start mark <s>
@@ -35,7 +34,6 @@ struct ModelConfig {
 //   layers.{l}.attention_norm.weight [C]
 //   layers.{l}.attention.wq.weight [H*D,C]  .wk.weight [Hkv*D,C]  .wv.weight [Hkv*D,C]  .wo.weight [C,H*D]
 //   layers.{l}.attention.q_norm.weight [D]  .k_norm.weight [D]          (only when qk_norm)
-//                                     [H,D]               [Hkv,D]      (when qk_norm_per_head)
 //   layers.{l}.ffn_norm.weight [C]
 //   layers.{l}.feed_forward.w1.weight [F,C]  .w3.weight [F,C] (swiglu only)  .w2.weight [C,F]
 //   norm.weight [C]

@@ -69,16 +69,10 @@ double short_decimal(float x) {
 
 }  // namespace
 
-// The QK-norm gains of one layer: a [D] row for q and for k, or one row per head.
-static double qk_norm_gains(const ModelConfig& c) {
-  if (!c.qk_norm) return 0;
-  return double(c.head_dim) * (c.qk_norm_per_head ? c.n_heads + c.n_kv_heads : 2);
-}
-
 std::size_t parameter_count(const ModelConfig& c) {
   const double C = c.dim, HD = double(c.n_heads) * c.head_dim, KD = double(c.n_kv_heads) * c.head_dim,
                F = c.hidden_dim, V = c.vocab_size;
-  const double per_layer = 2 * C + HD * C + 2 * KD * C + C * HD + qk_norm_gains(c) +
+  const double per_layer = 2 * C + HD * C + 2 * KD * C + C * HD + (c.qk_norm ? 2.0 * c.head_dim : 0.0) +
                            (c.mlp == Mlp::swiglu ? 3 : 2) * F * C;
   const double total = V * C + c.n_layers * per_layer + C + (c.tied_embeddings ? 0 : V * C);
   return total > kMaxParameters ? std::size_t(-1) : std::size_t(total);
@@ -100,7 +94,6 @@ void validate_config(const ModelConfig& c) {
   check_range("max_seq_len", c.max_seq_len, 1, kMaxContext);
   check_range("bos_id", c.bos_id, 0, c.vocab_size - 1);
   check_range("eos_id", c.eos_id, 0, c.vocab_size - 1);
-  if (c.qk_norm_per_head && !c.qk_norm) model_error("config: qk_norm_per_head needs qk_norm");
   if (!(std::isfinite(c.norm_eps) && c.norm_eps > 0)) model_error("config: norm_eps must be a positive number");
   if (!(std::isfinite(c.rope_theta) && c.rope_theta > 0)) model_error("config: rope_theta must be a positive number");
   if (parameter_count(c) == std::size_t(-1))
@@ -120,8 +113,7 @@ ModelConfig config_from_json(const std::string& text) {
   static const std::set<std::string> required = {"dim", "n_layers", "n_heads", "n_kv_heads", "head_dim",
                                                  "hidden_dim", "vocab_size", "max_seq_len", "rope_layout",
                                                  "qk_norm", "mlp", "tied_embeddings"};
-  static const std::set<std::string> optional = {"arch", "norm_eps", "rope_theta", "bos_id", "eos_id",
-                                                 "qk_norm_per_head"};
+  static const std::set<std::string> optional = {"arch", "norm_eps", "rope_theta", "bos_id", "eos_id"};
   for (const auto& item : j.items())
     if (!required.count(item.key()) && !optional.count(item.key()))
       model_error("config.json: unknown key \"", item.key(), "\"");
@@ -141,7 +133,6 @@ ModelConfig config_from_json(const std::string& text) {
   if (j.contains("rope_theta")) c.rope_theta = get_float(j, "rope_theta");
   c.rope_layout = get_string(j, "rope_layout", {"adjacent", "half"}) == "half" ? RopeLayout::half : RopeLayout::adjacent;
   c.qk_norm = get_bool(j, "qk_norm");
-  if (j.contains("qk_norm_per_head")) c.qk_norm_per_head = get_bool(j, "qk_norm_per_head");
   c.mlp = get_string(j, "mlp", {"swiglu", "gelu"}) == "gelu" ? Mlp::gelu : Mlp::swiglu;
   c.tied_embeddings = get_bool(j, "tied_embeddings");
   if (j.contains("bos_id")) c.bos_id = get_int(j, "bos_id");
@@ -165,7 +156,6 @@ std::string config_to_json(const ModelConfig& c) {
   j["rope_theta"] = short_decimal(c.rope_theta);
   j["rope_layout"] = c.rope_layout == RopeLayout::half ? "half" : "adjacent";
   j["qk_norm"] = c.qk_norm;
-  if (c.qk_norm) j["qk_norm_per_head"] = c.qk_norm_per_head;
   j["mlp"] = c.mlp == Mlp::gelu ? "gelu" : "swiglu";
   j["tied_embeddings"] = c.tied_embeddings;
   j["bos_id"] = c.bos_id;

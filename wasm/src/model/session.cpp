@@ -116,19 +116,6 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
   if (o.residuals && resid_rows_ == start) resid_rows_ = S;
 }
 
-// RMSNorm of each head's q and k, with the layer's gains: one [D] row for all heads, or one row per head.
-void Session::qk_norm(float* q, float* k, int T, const LayerView& lw) {
-  const ModelConfig& c = model_->config();
-  const int D = c.head_dim, H = c.n_heads, Hkv = c.n_kv_heads, QKV = (H + 2 * Hkv) * D;
-  const std::size_t step = c.qk_norm_per_head ? std::size_t(D) : 0;  // gain row stride between heads
-  for (int t = 0; t < T; ++t) {
-    float* qt = q + std::size_t(t) * QKV;
-    float* kt = k + std::size_t(t) * QKV;
-    for (int h = 0; h < H; ++h) rmsnorm(qt + h * D, lw.q_norm + h * step, qt + h * D, 1, D, c.norm_eps);
-    for (int h = 0; h < Hkv; ++h) rmsnorm(kt + h * D, lw.k_norm + h * step, kt + h * D, 1, D, c.norm_eps);
-  }
-}
-
 // x += attention(norm(x)) · woᵀ for the T new positions start..start+T.
 void Session::layer(int l, int T, int start, const StepOptions& o) {
   const ModelConfig& c = model_->config();
@@ -139,7 +126,11 @@ void Session::layer(int l, int T, int start, const StepOptions& o) {
   linear(xn_.data(), T, C, lw.wqkv, QKV, qkv_.data(), false);  // qkv: [T, H*D | Hkv*D | Hkv*D]
   float* q = qkv_.data();
   float* k = q + HD;
-  if (lw.q_norm) qk_norm(q, k, T, lw);
+  if (lw.q_norm)
+    for (int t = 0; t < T; ++t) {
+      rmsnorm(q + std::size_t(t) * QKV, lw.q_norm, q + std::size_t(t) * QKV, H, D, c.norm_eps);
+      rmsnorm(k + std::size_t(t) * QKV, lw.k_norm, k + std::size_t(t) * QKV, Hkv, D, c.norm_eps);
+    }
   if (o.positions) {
     rope(q, T, H, D, QKV, model_->rope_row(start), c.rope_layout);
     rope(k, T, Hkv, D, QKV, model_->rope_row(start), c.rope_layout);

@@ -50,7 +50,6 @@ class Session {
   void truncate(int n);
   void run(const int* ids, int T, const StepOptions& o);  // positions length() .. length()+T
   void layer(int l, int T, int start, const StepOptions& o);
-  void qk_norm(float* q, float* k, int T, const LayerView& lw);  // in place on the T rows of qkv_
   void mlp(int l, int T);
   void reserve_workspace(int T, int S, bool attention);
   // Keys (which = 0) or values (1) of layer l from position t on: rows of Hkv*D floats.

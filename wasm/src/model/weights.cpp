@@ -33,13 +33,8 @@ std::vector<TensorSpec> tensor_specs(const ModelConfig& c) {
     add(p + "attention.wk.weight", {KD, C});
     add(p + "attention.wv.weight", {KD, C});
     if (c.qk_norm) {
-      if (c.qk_norm_per_head) {
-        add(p + "attention.q_norm.weight", {c.n_heads, c.head_dim});
-        add(p + "attention.k_norm.weight", {c.n_kv_heads, c.head_dim});
-      } else {
-        add(p + "attention.q_norm.weight", {c.head_dim});
-        add(p + "attention.k_norm.weight", {c.head_dim});
-      }
+      add(p + "attention.q_norm.weight", {c.head_dim});
+      add(p + "attention.k_norm.weight", {c.head_dim});
     }
     add(p + "attention.wo.weight", {C, HD});
     add(p + "ffn_norm.weight", {C});
@@ -86,10 +81,7 @@ LayerView Weights::layer(int l) const {
   LayerView v{};
   v.attention_norm = p, p += C;
   v.wqkv = p, p += (HD + 2 * KD) * C;
-  if (c.qk_norm) {
-    const std::size_t Dq = c.qk_norm_per_head ? HD : D, Dk = c.qk_norm_per_head ? KD : D;
-    v.q_norm = p, p += Dq, v.k_norm = p, p += Dk;
-  }
+  if (c.qk_norm) v.q_norm = p, p += D, v.k_norm = p, p += D;
   v.wo = p, p += C * HD;
   v.ffn_norm = p, p += C;
   v.w13 = p, p += (c.mlp == Mlp::swiglu ? 2 : 1) * F * C;
@@ -136,8 +128,7 @@ Weights random_weights(const ModelConfig& c, std::uint64_t seed) {
   for (const auto& s : w.specs()) {
     float* p = w.data() + s.offset;
     const std::size_t n = s.size();
-    const std::string gain = "norm.weight";  // every RMSNorm gain, including per-head QK-norm rows [H, D]
-    if (s.name.size() >= gain.size() && s.name.compare(s.name.size() - gain.size(), gain.size(), gain) == 0) {
+    if (s.shape.size() == 1) {
       for (std::size_t i = 0; i < n; ++i) p[i] = 1.0f + 0.2f * (2.0f * rng.uniform() - 1.0f);
     } else {
       const bool embedding = s.name == "tok_embeddings.weight";

@@ -41,39 +41,36 @@ void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int l
   gemm_nn(M, N, K, t, K, B, ldb, C, ldc, accumulate);
 }
 
-void rmsnorm_fwd(const float* x, const float* w, float* y, float* rinv, int R, int n, float eps, int G) {
+void rmsnorm_fwd(const float* x, const float* w, float* y, float* rinv, int R, int n, float eps) {
   for (int r = 0; r < R; ++r) {
     const float* xr = x + std::size_t(r) * n;
-    const float* wr = w + std::size_t(r % G) * n;
     float* yr = y + std::size_t(r) * n;
     float ss = 0;
     for (int i = 0; i < n; ++i) ss += xr[i] * xr[i];
     const float ri = 1.0f / std::sqrt(ss / float(n) + eps);
     rinv[r] = ri;
-    for (int i = 0; i < n; ++i) yr[i] = xr[i] * ri * wr[i];
+    for (int i = 0; i < n; ++i) yr[i] = xr[i] * ri * w[i];
   }
 }
 
 void rmsnorm_bwd(const float* x, const float* w, const float* rinv, const float* dy, float* dx, float* dw,
-                 int R, int n, bool accumulate, int G) {
+                 int R, int n, bool accumulate) {
   for (int r = 0; r < R; ++r) {
     const float* xr = x + std::size_t(r) * n;
-    const float* wr = w + std::size_t(r % G) * n;
-    float* dwr = dw + std::size_t(r % G) * n;
     const float* dyr = dy + std::size_t(r) * n;
     float* dxr = dx + std::size_t(r) * n;
     const float ri = rinv[r];
     float m = 0;
     for (int i = 0; i < n; ++i) {
       const float xh = xr[i] * ri;
-      dwr[i] += dyr[i] * xh;
-      m += dyr[i] * wr[i] * xh;
+      dw[i] += dyr[i] * xh;
+      m += dyr[i] * w[i] * xh;
     }
     m /= float(n);
     if (accumulate)
-      for (int i = 0; i < n; ++i) dxr[i] += ri * (dyr[i] * wr[i] - xr[i] * ri * m);
+      for (int i = 0; i < n; ++i) dxr[i] += ri * (dyr[i] * w[i] - xr[i] * ri * m);
     else
-      for (int i = 0; i < n; ++i) dxr[i] = ri * (dyr[i] * wr[i] - xr[i] * ri * m);
+      for (int i = 0; i < n; ++i) dxr[i] = ri * (dyr[i] * w[i] - xr[i] * ri * m);
   }
 }
 

@@ -15,11 +15,10 @@ void gemm_tn_ref(int M, int N, int K, const float* A, int lda, const float* B, i
                  bool accumulate);
 
 // y[R,n] = x · rsqrt(mean(x²) + eps) · w; rinv[R] receives the inverse RMS of each row.
-// w: [G, n], row r scaled by gain row r % G (G = 1: one gain for every row; G = H: one per head).
-void rmsnorm_fwd(const float* x, const float* w, float* y, float* rinv, int R, int n, float eps, int G = 1);
-// dx[R,n] = ∂/∂x (written, or added when accumulate); dw[G,n] += ∂/∂w.
+void rmsnorm_fwd(const float* x, const float* w, float* y, float* rinv, int R, int n, float eps);
+// dx[R,n] = ∂/∂x (written, or added when accumulate); dw[n] += ∂/∂w.
 void rmsnorm_bwd(const float* x, const float* w, const float* rinv, const float* dy, float* dx, float* dw,
-                 int R, int n, bool accumulate, int G = 1);
+                 int R, int n, bool accumulate);
 
 // Rotary positions on adjacent pairs (2i, 2i+1) of each head, angle pos · theta^(-2i/D), in place on
 // x[T, H*D] (row stride ld). pos0 is the position of row 0. bwd rotates by the opposite angle.

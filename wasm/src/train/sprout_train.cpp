@@ -19,7 +19,6 @@ ModelConfig sprout_config(const std::string& size, int vocab) {
   } else if (size != "full" && !size.empty()) {
     throw std::runtime_error("unknown config '" + size + "' (expected full or small)");
   }
-  c.qk_norm_per_head = true;  // each head its own QK-norm gains, so one head can sharpen while others stay broad
   c.vocab_size = vocab;
   return c;
 }
@@ -38,7 +37,6 @@ nlohmann::json model_config_json(const ModelConfig& c) {
           {"rope_theta", c.rope_theta},
           {"rope_layout", c.rope_layout == RopeLayout::adjacent ? "adjacent" : "half"},
           {"qk_norm", c.qk_norm},
-          {"qk_norm_per_head", c.qk_norm_per_head},
           {"mlp", c.mlp == Mlp::swiglu ? "swiglu" : "gelu"},
           {"tied_embeddings", c.tied_embeddings},
           {"bos_id", c.bos_id},
@@ -74,9 +72,8 @@ SproutTrain::SproutTrain(const ModelConfig& cfg) : cfg_(cfg) {
     add(L.wv, "attention.wv.weight", {C, C}, true);
     add(L.wo, "attention.wo.weight", {C, C}, true);
     if (c.qk_norm) {
-      const int G = c.qk_norm_per_head ? c.n_heads : 1;  // gain rows: one per head, or one shared
-      add(L.q_norm, "attention.q_norm.weight", G > 1 ? std::vector<int>{G, D} : std::vector<int>{D}, false);
-      add(L.k_norm, "attention.k_norm.weight", G > 1 ? std::vector<int>{G, D} : std::vector<int>{D}, false);
+      add(L.q_norm, "attention.q_norm.weight", {D}, false);
+      add(L.k_norm, "attention.k_norm.weight", {D}, false);
     }
     add(L.ffn_norm, "ffn_norm.weight", {C}, false);
     add(L.w1, "feed_forward.w1.weight", {F, C}, true);
@@ -108,7 +105,7 @@ void SproutTrain::init(float* w, std::uint64_t seed) const {
   const float out_scale = 1.0f / std::sqrt(2.0f * cfg_.n_layers);
   for (const ParamInfo& p : params()) {
     float* x = w + p.offset;
-    if (p.shape.size() == 1 || is_qk_gain(p.name)) {
+    if (p.shape.size() == 1) {
       std::fill(x, x + p.size, is_qk_gain(p.name) ? kQkGainInit : 1.0f);
       continue;
     }
@@ -143,7 +140,6 @@ void SproutTrain::make_scratch(int threads) {
 void SproutTrain::forward(Scratch& s, const float* w, const std::uint16_t* ids) {
   const ModelConfig& c = cfg_;
   const int T = c.max_seq_len, C = c.dim, F = c.hidden_dim, H = c.n_heads, D = c.head_dim, V = c.vocab_size;
-  const int G = c.qk_norm_per_head ? H : 1;  // QK-norm gain rows
   const float eps = c.norm_eps;
   Rope rope;
   rope.T = T, rope.D = D, rope.cs = rope_table_.data();
@@ -160,8 +156,8 @@ void SproutTrain::forward(Scratch& s, const float* w, const std::uint16_t* ids) 
     gemm_nt(T, C, C, a.n1.data(), C, w + L.wk, C, a.kraw.data(), C, false);
     gemm_nt(T, C, C, a.n1.data(), C, w + L.wv, C, a.v.data(), C, false);
     if (c.qk_norm) {
-      rmsnorm_fwd(a.qraw.data(), w + L.q_norm, a.q.data(), a.rq.data(), T * H, D, eps, G);
-      rmsnorm_fwd(a.kraw.data(), w + L.k_norm, a.k.data(), a.rk.data(), T * H, D, eps, G);
+      rmsnorm_fwd(a.qraw.data(), w + L.q_norm, a.q.data(), a.rq.data(), T * H, D, eps);
+      rmsnorm_fwd(a.kraw.data(), w + L.k_norm, a.k.data(), a.rk.data(), T * H, D, eps);
     } else {
       a.q = a.qraw, a.k = a.kraw;
     }
@@ -193,7 +189,6 @@ double SproutTrain::sequence(int tid, const float* w, const std::uint16_t* ids, 
   forward(s, w, ids);
   const ModelConfig& c = cfg_;
   const int T = c.max_seq_len, C = c.dim, F = c.hidden_dim, H = c.n_heads, D = c.head_dim, V = c.vocab_size;
-  const int G = c.qk_norm_per_head ? H : 1;  // QK-norm gain rows
   const double loss = cross_entropy(s.logits.data(), ids + 1, T, V, scale);  // logits -> dlogits
   if (!grad) return loss;
   Rope rope;
@@ -229,9 +224,9 @@ double SproutTrain::sequence(int tid, const float* w, const std::uint16_t* ids, 
     const float* dk = s.dk.data();
     if (c.qk_norm) {
       rmsnorm_bwd(a.qraw.data(), w + L.q_norm, a.rq.data(), s.dq.data(), s.dqraw.data(), grad + L.q_norm,
-                  T * H, D, false, G);
+                  T * H, D, false);
       rmsnorm_bwd(a.kraw.data(), w + L.k_norm, a.rk.data(), s.dk.data(), s.dkraw.data(), grad + L.k_norm,
-                  T * H, D, false, G);
+                  T * H, D, false);
       dq = s.dqraw.data(), dk = s.dkraw.data();
     }
     gemm_tn(C, C, T, dq, C, a.n1.data(), C, grad + L.wq, C, true);

@@ -96,8 +96,6 @@ export interface ModelConfig {
   rope_theta: number;
   rope_layout: 'adjacent' | 'half';
   qk_norm: boolean;
-  /** QK-norm gains: one row of head_dim per head (true), or one row shared by all heads (false, the default). */
-  qk_norm_per_head?: boolean;
   mlp: 'swiglu' | 'gelu';
   tied_embeddings: boolean;
   bos_id: number;
