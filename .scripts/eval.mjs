@@ -46,7 +46,7 @@ function summary(card) {
     `- Made-up names (${n.probes} probes): per-token loss ${fmt(n.first_loss_nats)} nats the first time, ${fmt(n.second_loss_nats)} the second time.`,
     `- Repeated random tokens: loss ${fmt(card.induction_test.first_half_loss_nats)} nats on the first half, ${fmt(card.induction_test.second_half_loss_nats)} on the repeat.`,
     '', '## Heads (best three of each habit; even spread in brackets)', '',
-    ...['previous_token', 'start_mark', 'four_or_more_back', 'induction', 'start_mark_on_random_tokens', 'pronoun_to_name', 'pronoun_to_every_mention'].map((k) =>
+    ...['previous_token', 'start_mark', 'four_or_more_back', 'induction', 'start_mark_on_random_tokens', 'previous_token_on_random_tokens', 'pronoun_to_name', 'pronoun_to_every_mention'].map((k) =>
       `- ${k.replaceAll('_', ' ')} (${fmt(h[k].even)}): ${h[k].best.map((b) => `${b.head} ${fmt(b.score)}`).join(', ')}`),
     '', '## Files', '', '| file | bytes | sha256 |', '|---|---|---|',
     ...Object.entries(card.files).map(([f, x]) => `| ${f} | ${x.bytes} | ${x.sha256} |`),

@@ -71,6 +71,11 @@ TEST_CASE("induction score: a head that looks at the token after the earlier cop
   double even = 0;
   for (int t = 2; t <= n; ++t) even += 1.0 / (t + 1);
   CHECK(r.first_random.even == doctest::Approx(even / (n - 1)));
+  CHECK(r.previous_random.score[1] == doctest::Approx(1.0));  // the previous-token head, on the first copy
+  CHECK(r.previous_random.score[0] == doctest::Approx(0.0));  // the induction head looks at itself there
+  CHECK(r.previous_random.score[2] == doctest::Approx(0.0));
+  CHECK(r.previous_random.count == n - 1);
+  CHECK(r.previous_random.even == doctest::Approx(r.first_random.even));
   CHECK_THROWS_AS(HeadScoreAccumulator(0, 1), ModelError);
 }
 
@@ -94,7 +99,7 @@ TEST_CASE("measure_heads equals the scores read straight off the model's attenti
   const int n = 5, repeats = 3;
   const HeadScores r = measure_heads(s, texts, repeats, n, 9, 2);
   const int LH = c.n_layers * c.n_heads;
-  std::vector<double> prev(LH), first(LH), far(LH), ind(LH), idle(LH);
+  std::vector<double> prev(LH), first(LH), far(LH), ind(LH), idle(LH), idle_prev(LH);
   long rows = 0, far_rows = 0, ind_rows = 0, idle_rows = 0;
   StepOptions o;
   o.attention = true;
@@ -121,7 +126,10 @@ TEST_CASE("measure_heads equals the scores read straight off the model's attenti
     for (int t = n + 1; t < T; ++t, ++ind_rows)
       for (int lh = 0; lh < LH; ++lh) ind[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T + (t - n + 1)];
     for (int t = 2; t <= n; ++t, ++idle_rows)
-      for (int lh = 0; lh < LH; ++lh) idle[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T];
+      for (int lh = 0; lh < LH; ++lh) {
+        idle[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T];
+        idle_prev[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T + t - 1];
+      }
   }
   REQUIRE(r.previous.count == rows);
   REQUIRE(r.induction.count == ind_rows);
@@ -132,6 +140,7 @@ TEST_CASE("measure_heads equals the scores read straight off the model's attenti
     CHECK(r.far.score[lh] == doctest::Approx(far[lh] / far_rows).epsilon(1e-5));
     CHECK(r.induction.score[lh] == doctest::Approx(ind[lh] / ind_rows).epsilon(1e-5));
     CHECK(r.first_random.score[lh] == doctest::Approx(idle[lh] / idle_rows).epsilon(1e-5));
+    CHECK(r.previous_random.score[lh] == doctest::Approx(idle_prev[lh] / idle_rows).epsilon(1e-5));
   }
   CHECK_THROWS_AS(measure_heads(s, texts, 1, c.max_seq_len, 9, 2), ModelError);  // cannot fit twice
 }

@@ -136,6 +136,11 @@ test('headScores: the habits read straight off forward attention; induction on r
   assert.ok(r.induction.byLayer.flat().every((x) => x >= 0 && x <= 1));
   assert.equal(r.firstOnRandom.count, 2 * (6 - 1));  // the first copy's queries t = 2..6
   assert.ok(r.firstOnRandom.byLayer.flat().every((x) => x >= 0 && x <= 1));
+  assert.equal(r.previousOnRandom.count, 2 * (6 - 1));
+  assert.ok(r.previousOnRandom.byLayer.flat().every((x) => x >= 0 && x <= 1));
+  // on the first copy of a repeat, every head's weight on the start mark and on the token before sum to at most 1
+  const both = r.firstOnRandom.byLayer.flat().map((x, i) => x + r.previousOnRandom.byLayer.flat()[i]);
+  assert.ok(both.every((x) => x <= 1 + 1e-6));
   assert.deepEqual(model.headScores(texts, { repeats: 2, repeatLength: 6, seed: 3 }), r);  // seeded
   assert.equal(model.headScores(texts, { repeats: 0 }).induction.count, 0);
   assert.throws(() => model.headScores('the cat'), /headScores: texts must be an array/);

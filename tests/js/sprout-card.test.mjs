@@ -25,7 +25,7 @@ test('the card holds measured numbers for every acceptance criterion', { skip },
     assert.equal(typeof row.pass, 'boolean');
   }
   const h = card.heads;
-  for (const key of ['previous_token', 'start_mark', 'four_or_more_back', 'induction', 'start_mark_on_random_tokens', 'pronoun_to_name', 'pronoun_to_every_mention']) {
+  for (const key of ['previous_token', 'start_mark', 'four_or_more_back', 'induction', 'start_mark_on_random_tokens', 'previous_token_on_random_tokens', 'pronoun_to_name', 'pronoun_to_every_mention']) {
     assert.equal(h[key].by_layer.length, h.layers, key);
     assert.ok(h[key].by_layer.every((row) => row.length === h.heads), key);
   }
@@ -41,7 +41,9 @@ test('headScores in the JS API reproduces the card\'s scores on the same random 
   m.dispose();
   assert.equal(r.induction.count, evaluation.repeats * it.half_length);
   assert.equal(r.firstOnRandom.count, evaluation.repeats * (it.half_length - 1));
-  for (const [api, key] of [['induction', 'induction'], ['firstOnRandom', 'start_mark_on_random_tokens']]) {
+  assert.equal(r.previousOnRandom.count, evaluation.repeats * (it.half_length - 1));
+  for (const [api, key] of [['induction', 'induction'], ['firstOnRandom', 'start_mark_on_random_tokens'],
+    ['previousOnRandom', 'previous_token_on_random_tokens']]) {
     const got = r[api].byLayer.flat(), want = heads[key].by_layer.flat();
     for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) < 2e-4, `${key} head ${i}: ${got[i]} vs card ${want[i]}`);
   }

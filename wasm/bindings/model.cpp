@@ -316,6 +316,7 @@ val head_scores_js(double handle, val texts, val opts) {
     r.set("far", habit_js(h.far));
     r.set("induction", habit_js(h.induction));
     r.set("firstRandom", habit_js(h.first_random));
+    r.set("previousRandom", habit_js(h.previous_random));
     return r;
   });
 }

@@ -26,7 +26,8 @@ HeadHabit average(const HeadHabit& h) {
 HeadScoreAccumulator::HeadScoreAccumulator(int L, int H) : L_(L), H_(H) {
   if (L < 1 || H < 1) model_error("head scores: need at least one layer and one head");
   sums_.L = L, sums_.H = H;
-  for (HeadHabit* h : {&sums_.previous, &sums_.first, &sums_.far, &sums_.induction, &sums_.first_random})
+  for (HeadHabit* h : {&sums_.previous, &sums_.first, &sums_.far, &sums_.induction, &sums_.first_random,
+                      &sums_.previous_random})
     init(*h, L * H);
 }
 
@@ -58,7 +59,10 @@ void HeadScoreAccumulator::add_repeat(const float* a, int n) {
     const int t = n + 1 + i, target = t - n + 1;
     add(sums_.induction, a, T, t, target, target, 1.0 / (t + 1));
   }
-  for (int t = 2; t <= n; ++t) add(sums_.first_random, a, T, t, 0, 0, 1.0 / (t + 1));
+  for (int t = 2; t <= n; ++t) {
+    add(sums_.first_random, a, T, t, 0, 0, 1.0 / (t + 1));
+    add(sums_.previous_random, a, T, t, t - 1, t - 1, 1.0 / (t + 1));
+  }
 }
 
 HeadScores HeadScoreAccumulator::result() const {
@@ -68,6 +72,7 @@ HeadScores HeadScoreAccumulator::result() const {
   r.far = average(sums_.far);
   r.induction = average(sums_.induction);
   r.first_random = average(sums_.first_random);
+  r.previous_random = average(sums_.previous_random);
   return r;
 }
 

@@ -1,7 +1,7 @@
 // Measured habits of attention heads, accumulated over texts: the average weight each head puts on the
 // previous token, on the start mark, on tokens 4 or more back, and an induction score on a random sequence
-// repeated twice, and the weight on the start mark while reading that sequence the first time (nothing before
-// it can be copied); each beside what an even spread over the visible tokens would give. Works on attention
+// repeated twice, and the weights on the start mark and on the previous token while reading that sequence the
+// first time (nothing before it can be copied); each beside what an even spread over the visible tokens would give. Works on attention
 // weights [L, H, T, T] (row t = query t, zero above the diagonal; position 0 holds the start mark).
 // Also: measure_heads, the same scores for a model over given texts plus random repeated sequences.
 // Not here: the forward pass itself (session.hpp) or choosing the texts (the caller).
@@ -25,6 +25,7 @@ struct HeadScores {
   HeadHabit far;        // weight on positions <= t-4, queries t >= 4
   HeadHabit induction;  // second copy of a repeat: weight on the token after the earlier copy of the current token
   HeadHabit first_random;  // first copy of a repeat: weight on position 0, queries t >= 2 (nothing to copy yet)
+  HeadHabit previous_random;  // first copy of a repeat: weight on position t-1, queries t >= 2
 };
 
 // Sums over `count` query positions -> their averages (unchanged when count is 0).
@@ -35,7 +36,8 @@ class HeadScoreAccumulator {
   HeadScoreAccumulator(int L, int H);
   // Previous-token, start-mark and far scores of one text's attention [L,H,T,T].
   void add_text(const float* attention, int T);
-  // Induction score and start mark on the first copy of a text laid out as [start mark, R (n tokens), R again]
+  // Induction score, and start mark and previous token on the first copy, of a text laid out as
+  // [start mark, R (n tokens), R again]
   // (T = 2n + 1).
   void add_repeat(const float* attention, int n);
   HeadScores result() const;

@@ -200,6 +200,8 @@ export interface HeadScores {
   induction: HeadHabit;
   /** on position 0 while reading a random sequence the first time (nothing earlier to copy), queries t >= 2 */
   firstOnRandom: HeadHabit;
+  /** on position t-1 while reading a random sequence the first time, queries t >= 2 */
+  previousOnRandom: HeadHabit;
 }
 
 export interface Model {

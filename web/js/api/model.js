@@ -253,7 +253,7 @@ class Model {
     };
     return {
       layers: r.layers, heads: H, previous: habit(r.previous), first: habit(r.first), far: habit(r.far),
-      induction: habit(r.induction), firstOnRandom: habit(r.firstRandom),
+      induction: habit(r.induction), firstOnRandom: habit(r.firstRandom), previousOnRandom: habit(r.previousRandom),
     };
   }
 
