@@ -1,8 +1,9 @@
 // Measured habits of attention heads, accumulated over texts: the average weight each head puts on the
 // previous token, on the start mark, on tokens 4 or more back, and an induction score on a random sequence
 // repeated twice, and the weights on the start mark and on the previous token while reading that sequence the
-// first time (nothing before it can be copied); each beside what an even spread over the visible tokens would give. Works on attention
-// weights [L, H, T, T] (row t = query t, zero above the diagonal; position 0 holds the start mark).
+// first time (nothing before it can be copied); each beside what an even spread over the visible tokens would
+// give. Works on attention weights [L, H, T, T] (row t = query t, zero above the diagonal; position 0 holds the
+// start mark).
 // Also: measure_heads, the same scores for a model over given texts plus random repeated sequences.
 // Not here: the forward pass itself (session.hpp) or choosing the texts (the caller).
 #pragma once
