@@ -127,8 +127,8 @@ TEST_CASE("measure_heads equals the scores read straight off the model's attenti
       for (int lh = 0; lh < LH; ++lh) ind[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T + (t - n + 1)];
     for (int t = 2; t <= n; ++t, ++idle_rows)
       for (int lh = 0; lh < LH; ++lh) {
-        idle[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T];
-        idle_prev[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T + t - 1];
+        const float* row = fresh.attention().data() + (std::size_t(lh) * T + t) * T;
+        idle[lh] += row[0], idle_prev[lh] += row[t - 1];
       }
   }
   REQUIRE(r.previous.count == rows);

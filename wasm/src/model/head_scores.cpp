@@ -43,12 +43,16 @@ void HeadScoreAccumulator::add(HeadHabit& h, const float* a, int T, int t, int s
   ++h.count;
 }
 
+void HeadScoreAccumulator::add_previous_and_first(HeadHabit& previous, HeadHabit& first, const float* a, int T,
+                                                  int t) {
+  add(previous, a, T, t, t - 1, t - 1, 1.0 / (t + 1));
+  add(first, a, T, t, 0, 0, 1.0 / (t + 1));
+}
+
 void HeadScoreAccumulator::add_text(const float* a, int T) {
   for (int t = 2; t < T; ++t) {
-    const double visible = t + 1;
-    add(sums_.previous, a, T, t, t - 1, t - 1, 1.0 / visible);
-    add(sums_.first, a, T, t, 0, 0, 1.0 / visible);
-    if (t >= 4) add(sums_.far, a, T, t, 0, t - 4, (t - 3) / visible);
+    add_previous_and_first(sums_.previous, sums_.first, a, T, t);
+    if (t >= 4) add(sums_.far, a, T, t, 0, t - 4, (t - 3) / double(t + 1));
   }
 }
 
@@ -59,10 +63,7 @@ void HeadScoreAccumulator::add_repeat(const float* a, int n) {
     const int t = n + 1 + i, target = t - n + 1;
     add(sums_.induction, a, T, t, target, target, 1.0 / (t + 1));
   }
-  for (int t = 2; t <= n; ++t) {
-    add(sums_.first_random, a, T, t, 0, 0, 1.0 / (t + 1));
-    add(sums_.previous_random, a, T, t, t - 1, t - 1, 1.0 / (t + 1));
-  }
+  for (int t = 2; t <= n; ++t) add_previous_and_first(sums_.previous_random, sums_.first_random, a, T, t);
 }
 
 HeadScores HeadScoreAccumulator::result() const {

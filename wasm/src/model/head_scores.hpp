@@ -38,13 +38,14 @@ class HeadScoreAccumulator {
   // Previous-token, start-mark and far scores of one text's attention [L,H,T,T].
   void add_text(const float* attention, int T);
   // Induction score, and start mark and previous token on the first copy, of a text laid out as
-  // [start mark, R (n tokens), R again]
-  // (T = 2n + 1).
+  // [start mark, R (n tokens), R again] (T = 2n + 1).
   void add_repeat(const float* attention, int n);
   HeadScores result() const;
 
  private:
   void add(HeadHabit& h, const float* attention, int T, int t, int s_from, int s_to, double even);
+  // Query t's weight on the token before it and on the start mark (t >= 2, so the two are distinct keys).
+  void add_previous_and_first(HeadHabit& previous, HeadHabit& first, const float* attention, int T, int t);
   int L_, H_;
   HeadScores sums_;
 };

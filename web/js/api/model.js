@@ -232,8 +232,8 @@ class Model {
   }
 
   /** measured habits of every head: weight on the previous token, the start mark and 4+ back over the
-   * texts, the induction score over random sequences repeated twice and the weight on the start mark while
-   * reading such a sequence the first time; each beside an even spread's */
+   * texts, the induction score over random sequences repeated twice, and the weights on the start mark and on
+   * the previous token while reading such a sequence the first time; each beside an even spread's */
   headScores(texts, opts) {
     const half = Math.floor((this.context - 1) / 2);
     const o = options('headScores', opts, { repeats: 4, repeatLength: Math.min(50, half), seed: 1, best: 3 });
