@@ -92,9 +92,9 @@ SproutTrain::SproutTrain(const ModelConfig& cfg) : cfg_(cfg) {
 namespace {
 // QK-norm makes every query and key a vector of norm sqrt(D) times its gains, so with the 1/sqrt(D) scale a
 // score can differ from another by at most 2·sqrt(D)·g_q·g_k: about 11 at D = 32 with gains of 1, too little
-// for one key to take most of the weight among a couple of hundred. Gains of 1.5 start that range at 25 (and
-// random scores with a spread of about 2); training moves them from there.
-constexpr float kQkGainInit = 1.5f;
+// for one key to take most of the weight among a couple of hundred. Gains of 2 start that range at 45 (and
+// random scores with a spread of about 4); training moves them from there.
+constexpr float kQkGainInit = 2.0f;
 bool is_qk_gain(const std::string& name) {
   return name.find(".q_norm.") != std::string::npos || name.find(".k_norm.") != std::string::npos;
 }
