@@ -5,7 +5,9 @@
 // again: finished stages are skipped and training resumes from its last checkpoint.
 // Not the evaluation (`npm run eval` writes the model card afterwards).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -33,11 +35,49 @@ function run(cmd, args, { log } = {}) {
   }
 }
 
-// The C++ that decides the weights (kernels, model, trainer, corpus): git's hash of the committed wasm/src tree.
-// Part of every stamp, so a changed generator or trainer retrains instead of reusing old data or checkpoints.
-function sourceTree() {
-  const r = spawnSync('git', ['rev-parse', 'HEAD:wasm/src'], { cwd: root, encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : 'not a git checkout';
+// The C++ that decides the weights: exactly the sources and headers compiled into the tools a stage runs. The
+// linker's map (CMakeLists.txt writes .build/native/lookback-NAME.map) names the objects each tool is made of;
+// the compiler's dependency file beside each object names its source and every header it read. Their contents,
+// hashed, are part of the stage's stamp: a change to the corpus generator, tokenizer, trainer or the model maths
+// they use retrains, while a change anywhere else in wasm/ (bindings, readers the tools never link) does not.
+export function weightSources(tools) {
+  const build = `${root}.build/native`;
+  const files = new Set();
+  for (const tool of tools) {
+    const map = `${build}/lookback-${tool}.map`;
+    if (!existsSync(map)) throw new Error(`${map} is missing; run \`npm run build\``);
+    const objects = [`CMakeFiles/lookback-${tool}.dir/wasm/tools/${tool}.cpp.o`];
+    // "…/liblookback_core.a(bpe.cpp.o)": an archive member the link pulled in.
+    for (const m of readFileSync(map, 'utf8').matchAll(/lib(lookback_\w+)\.a\(([^)]+\.o)\)/g)) {
+      for (const dep of findDepfiles(`${build}/CMakeFiles/${m[1]}.dir`, m[2])) objects.push(dep.slice(build.length + 1, -2));
+    }
+    for (const o of objects) {
+      const depfile = `${build}/${o}.d`;
+      if (!existsSync(depfile)) throw new Error(`${depfile} is missing; run \`npm run build\``);
+      const deps = readFileSync(depfile, 'utf8').replace(/\\\n/g, ' ').split(':').slice(1).join(':').trim().split(/\s+/);
+      for (const d of deps) {
+        const abs = resolve(build, d);
+        if (abs.startsWith(root)) files.add(abs.slice(root.length));
+      }
+    }
+  }
+  const hash = createHash('sha256');
+  const list = [...files].sort();
+  for (const f of list) hash.update(`${f}\0`).update(readFileSync(`${root}${f}`)).update('\0');
+  return { files: list, sha256: hash.digest('hex') };
+}
+
+// The dependency files of every object named `object` under a target's CMakeFiles folder.
+function findDepfiles(dir, object) {
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(`${d}/${e.name}`);
+      else if (e.name === `${object}.d`) out.push(`${d}/${e.name}`);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
 }
 
 // Runs a stage unless its stamp file records the same recipe.
@@ -76,6 +116,8 @@ function trainModel(kind, r, stampRecipe) {
   const commit = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'unknown';
   writeFileSync(`${root}shared/models/${kind}/training.json`, `${JSON.stringify({
     command: 'npm run train', source_commit: commit, recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, ...r },
+    // sha256 of the sources compiled into the corpus and tokenizer tools and into the trainer (weightSources)
+    weight_sources: { corpus_and_tokenizer: stampRecipe.corpus.source, trainer: stampRecipe.source },
     trainer_args: args.filter((a) => a !== '--resume').map((a) => a.replace(root, '')),
     wall_minutes_last_session: Number(minutes.toFixed(1)),
     loss_curve: `${out.replace(root, '')}/loss.csv`,
@@ -84,7 +126,7 @@ function trainModel(kind, r, stampRecipe) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   mkdirSync(data, { recursive: true });
-  const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab, source: sourceTree() };
+  const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab, source: weightSources(['corpus', 'bpe']).sha256 };
   stage('data', corpus, () => {
     const seed = String(RECIPE.corpus_seed);
     run(bin('corpus'), ['--seed', seed, '--split', 'train', '--stories', String(RECIPE.train_stories), '--out', `${data}/train.txt`]);
@@ -94,8 +136,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       run(bin('bpe'), ['--tokenizer', `${data}/tokenizer.json`, '--encode-corpus', `${data}/${split}.txt`, '--out', `${data}/${split}.bin`]);
     }
   });
+  const trainerSource = weightSources(['train']).sha256;
   for (const kind of ['sprout', 'window']) {
-    const recipe = { corpus, ...RECIPE[kind] };
+    const recipe = { corpus, ...RECIPE[kind], source: trainerSource };
     stage(kind, recipe, () => trainModel(kind, RECIPE[kind], recipe));
   }
   console.log('train: done; the models are in shared/models/. Next: `npm run eval` writes the model card.');
