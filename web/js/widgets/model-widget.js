@@ -1,0 +1,43 @@
+// The base of every widget that computes with a language model: attribute `model` names it ('current' by
+// default: Sprout until the reader brings their own; or 'sprout', 'window'); askModel runs one Model method
+// through the controller (op 'model'); the widget recomputes when the page's current model changes
+// (`lookback-model-change` on the document). Not the registry of models (web/js/chapter/models.js).
+import { LookbackWidget } from './widget-kit.js';
+
+export class ModelWidget extends LookbackWidget {
+  constructor() {
+    super();
+    this.modelInfo = null;
+    this._onModelChange = () => {
+      if (this.modelName !== 'current') return;
+      this.modelInfo = null;
+      this.modelChanged?.();
+      this.invalidate({ now: true });
+    };
+  }
+
+  get modelName() {
+    return this.getAttribute('model') || 'current';
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.ownerDocument.addEventListener('lookback-model-change', this._onModelChange);
+  }
+
+  disconnectedCallback() {
+    this.ownerDocument.removeEventListener('lookback-model-change', this._onModelChange);
+    super.disconnectedCallback();
+  }
+
+  // { name, label, custom, info, context } of the model this widget computes with (asked once per model).
+  async describeModel() {
+    this.modelInfo ??= await this.ask('modelInfo', [this.modelName], 'modelInfo', { keep: true });
+    return this.modelInfo;
+  }
+
+  // One Model method (encode, tokens, forward, next, generate, ...) on this widget's model.
+  askModel(method, args, name = method, opts) {
+    return this.ask('model', [this.modelName, method, args], name, opts);
+  }
+}
