@@ -16,6 +16,7 @@ import './js/widgets/model-files.js';
 import './js/widgets/model-picker.js';
 import './js/widgets/generation.js';
 import './js/widgets/counterfactual-examples.js';
+import './js/widgets/counterfactual-compare.js';
 import './js/chapter/install.js';
 import './js/widgets/window.js';
 import './js/widgets/qkv-plane.js';

@@ -7,6 +7,7 @@ import { define, esc, fmt } from './widget-kit.js';
 import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
 import { EDITS, EXAMPLES, editStory } from './counterfactual-examples.js';
+import { alignTokens, headsThatMoved } from './counterfactual-compare.js';
 
 const CSS = `
 .story { background: var(--lb-page); border-radius: 8px; padding: .45rem .65rem; margin: .3rem 0; line-height: 1.6; }
@@ -33,36 +34,12 @@ function highlight(story, word, cls) {
   return story.split(re).map((part, i) => (i % 2 ? `<mark class="${cls}">${esc(part)}</mark>` : esc(part))).join('');
 }
 
-// Lines up two token lists that differ in one span: the common prefix and suffix token by token, the edited
-// span as one row. Returns rows { before: [indices], after: [indices] }.
-export function alignTokens(a, b) {
-  let p = 0;
-  while (p < a.length && p < b.length && a[p].id === b[p].id) p++;
-  let s = 0;
-  while (s < a.length - p && s < b.length - p && a[a.length - 1 - s].id === b[b.length - 1 - s].id) s++;
-  const range = (from, to) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
-  const rows = range(0, p).map((i) => ({ before: [i], after: [i] }));
-  if (p < a.length - s || p < b.length - s) rows.push({ before: range(p, a.length - s), after: range(p, b.length - s) });
-  for (let i = s - 1; i >= 0; i--) rows.push({ before: [a.length - 1 - i], after: [b.length - 1 - i] });
-  return rows;
-}
-
-// The heads whose attention at the last token moved most between the two texts (half the summed absolute
-// change over aligned rows: 0 = the same, 1 = disjoint), each with its aligned rows' weights.
-export function headsThatMoved(before, after, rows) {
-  const { L, H } = before.shape;
-  const Tb = before.shape.T, Ta = after.shape.T;
-  const out = [];
-  for (let l = 0; l < L; l++) {
-    for (let h = 0; h < H; h++) {
-      const rb = before.attention.subarray(((l * H + h) * Tb + Tb - 1) * Tb, ((l * H + h) * Tb + Tb) * Tb);
-      const ra = after.attention.subarray(((l * H + h) * Ta + Ta - 1) * Ta, ((l * H + h) * Ta + Ta) * Ta);
-      const weights = rows.map((r) => ({ before: r.before.reduce((x, i) => x + rb[i], 0), after: r.after.reduce((x, i) => x + ra[i], 0) }));
-      const moved = weights.reduce((x, w) => x + Math.abs(w.after - w.before), 0) / 2;
-      out.push({ layer: l, head: h, moved, weights });
-    }
-  }
-  return out.sort((x, y) => y.moved - x.moved || x.layer - y.layer || x.head - y.head);
+// The rows a head's table shows: the edited span, and up to 6 others with a weight of at least 0.03, in text order.
+function shownRows(rows) {
+  const all = rows.map((row, i) => ({ ...row, i }));
+  const big = (row) => Math.max(row.weightBefore, row.weightAfter);
+  const others = all.filter((row) => !row.edited && big(row) >= 0.03).sort((x, y) => big(y) - big(x)).slice(0, 6);
+  return [...all.filter((row) => row.edited), ...others].sort((x, y) => x.i - y.i);
 }
 
 class CounterfactualWidget extends ModelWidget {
@@ -188,8 +165,7 @@ class CounterfactualWidget extends ModelWidget {
       replacement: repl && { word: replacement, id: repl.id, token: repl.text, before: pOf(bNext, repl), after: pOf(aNext, repl) },
       before: bNext.slice(0, this.k), after: aNext.slice(0, this.k),
       heads: moved.map((m) => ({ layer: m.layer, head: m.head, moved: m.moved,
-        rows: rows.map((r, i) => ({ edited: r.before.length !== 1 || r.after.length !== 1 || bTok[r.before[0]].id !== aTok[r.after[0]].id,
-          before: r.before.map((j) => bTok[j].text).join(''), after: r.after.map((j) => aTok[j].text).join(''),
+        rows: rows.map((r, i) => ({ edited: !!r.edited, before: r.before.map((j) => bTok[j].text).join(''), after: r.after.map((j) => aTok[j].text).join(''),
           weightBefore: m.weights[i].before, weightAfter: m.weights[i].after })) })),
     };
     this.result.verdict = this.verdict();
@@ -243,8 +219,7 @@ class CounterfactualWidget extends ModelWidget {
     $('.side-after tbody').innerHTML = table(r.after);
     $('.heads').innerHTML = `<p class="hint">Attention from the last token (where the next token is predicted), in the
       head${r.heads.length > 1 ? 's' : ''} whose weights moved most with the edit:</p>${r.heads.map((h) => {
-      const shown = h.rows.map((row, i) => ({ ...row, i })).filter((row) => row.edited || Math.max(row.weightBefore, row.weightAfter) >= 0.03)
-        .sort((x, y) => Math.max(y.weightBefore, y.weightAfter) - Math.max(x.weightBefore, x.weightAfter)).slice(0, 6).sort((x, y) => x.i - y.i);
+      const shown = shownRows(h.rows);
       return `<h4>Head ${h.layer}.${h.head} (layer ${h.layer}, head ${h.head}): ${fmt(100 * h.moved, 0)}% of its weight moved</h4>
         <div class="scroll"><table class="num head" data-head="${h.layer}.${h.head}"><caption>The edited words, and weights of at least 0.03 before or after</caption>
         <thead><tr><th scope="col">token before</th><th scope="col">weight</th><th scope="col">token after</th><th scope="col">weight</th><th scope="col">change</th></tr></thead>
@@ -273,7 +248,7 @@ class CounterfactualWidget extends ModelWidget {
           rows: r.before.map((t, i) => [JSON.stringify(t.token), fmt(t.p, 3), JSON.stringify(r.after[i].token), fmt(r.after[i].p, 3)]) } },
         ...r.heads.map((h) => ({ table: { caption: `Head ${h.layer}.${h.head}: ${fmt(100 * h.moved, 0)}% of its weight moved`,
           header: ['token before', 'weight', 'token after', 'weight'],
-          rows: h.rows.filter((row) => row.edited || Math.max(row.weightBefore, row.weightAfter) >= 0.03)
+          rows: shownRows(h.rows)
             .map((row) => [JSON.stringify(row.before), fmt(row.weightBefore), JSON.stringify(row.after), fmt(row.weightAfter)]) } }))],
     });
   }
