@@ -18,6 +18,7 @@ mark.new { background: color-mix(in srgb, var(--lb-accent) 25%, transparent); }
 .edit-row input[type=text] { width: 9rem; }
 .sides { display: grid; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); gap: .6rem; margin-top: .5rem; }
 tr.answer td, tr.edited td { font-weight: 700; }
+td.mono { white-space: pre; }
 tr.replacement td { font-weight: 700; color: var(--lb-accent); }
 .verdict { font-weight: 650; margin: .6rem 0 .3rem; }
 .heads h4 { margin: .6rem 0 .2rem; font-size: .92rem; }

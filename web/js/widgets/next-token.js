@@ -17,7 +17,9 @@ textarea { width: 100%; min-height: 4.2rem; font: inherit; color: inherit; backg
 .controls input[type=number] { width: 6.5rem; background: var(--lb-page); border: 1px solid var(--lb-rule);
   border-radius: 6px; padding: .2rem .35rem; min-height: 34px; }
 table.top { width: 100%; }
-td.bar { width: 40%; min-width: 5rem; }
+.scroll { position: relative; }
+td.bar { width: 35%; min-width: 2rem; }
+td.tok { white-space: pre; }
 td.bar span { display: block; height: .8rem; background: var(--lb-accent); border-radius: 3px; }
 tr.outside td { color: var(--lb-muted); }
 tr.outside td.bar span { background: var(--lb-rule); }
@@ -82,7 +84,7 @@ class NextTokenWidget extends ModelWidget {
       <div class="row"><button type="button" class="go">Generate</button>
         <button type="button" class="stop" disabled>Stop</button>
         <span class="hint">Escape stops. The same seed and settings give the same text.</span></div>
-      <p class="gen mono" aria-label="generated text"><span class="prompt"></span><span class="out"></span></p>
+      <div class="gen mono" role="region" aria-label="generated text"><span class="prompt"></span><span class="out"></span></div>
       <p class="gen-status hint" role="status"></p>`;
     const $ = (s) => this.root.querySelector(s);
     this.textBox = $('.text');
