@@ -52,13 +52,6 @@ class CounterfactualWidget extends ModelWidget {
     this.result = null;
   }
 
-  attributeChangedCallback(name) {
-    if (!this._built) return;
-    if (name === 'model') this.modelInfo = null;
-    this.readAttributes();
-    this.invalidate({ now: true });
-  }
-
   readAttributes() {
     const story = this.getAttribute('story');
     if (story) {

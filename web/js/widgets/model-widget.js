@@ -1,7 +1,8 @@
 // The base of every widget that computes with a language model: attribute `model` names it ('current' by
 // default: Sprout until the reader brings their own; or 'sprout', 'window'); askModel runs one Model method
 // through the controller (op 'model'); the widget recomputes when the page's current model changes
-// (`lookback-model-change` on the document). Not the registry of models (web/js/chapter/models.js).
+// (`lookback-model-change` on the document), and after any observed attribute changes (readAttributes()).
+// Not the registry of models (web/js/chapter/models.js).
 import { LookbackWidget } from './widget-kit.js';
 
 export class ModelWidget extends LookbackWidget {
@@ -14,6 +15,14 @@ export class ModelWidget extends LookbackWidget {
       this.modelChanged?.();
       this.invalidate({ now: true });
     };
+  }
+
+  // An attribute changed after the first render: subclasses read them all again in readAttributes().
+  attributeChangedCallback(name) {
+    if (!this._built) return;
+    if (name === 'model') this.modelInfo = null;
+    this.readAttributes();
+    this.invalidate({ now: true });
   }
 
   get modelName() {

@@ -49,13 +49,6 @@ class NextTokenWidget extends ModelWidget {
     this.running = null;
   }
 
-  attributeChangedCallback(name) {
-    if (!this._built) return;
-    if (name === 'model') this.modelInfo = null;
-    this.readAttributes();
-    this.invalidate({ now: true });
-  }
-
   readAttributes() {
     this.textBox.value = this.getAttribute('text') ?? 'Once upon a time, there was a little girl named';
     this.temp.value = String(num(this, 'temperature', 0.8, 0, 2));
