@@ -156,8 +156,10 @@ class NextTokenWidget extends ModelWidget {
     this.generated = { prompt, ...settings, ids: [], text: '', stop: null };
     $('.prompt').textContent = prompt;
     $('.out').textContent = '';
+    const focusWasOnGo = this.root.activeElement === $('.go');
     $('.go').disabled = true;
     $('.stop').disabled = false;
+    if (focusWasOnGo) $('.stop').focus();  // a disabled button drops the focus; Stop (and Escape) keep it in the widget
     $('.gen').setAttribute('aria-busy', 'true');
     $('.gen-status').textContent = 'Generating…';
     run.done = (async () => {
@@ -185,8 +187,10 @@ class NextTokenWidget extends ModelWidget {
         $('.gen-status').textContent = 'Generation stopped by an error.';
       } finally {
         this.running = null;
+        const focusWasOnStop = this.root.activeElement === $('.stop');
         $('.go').disabled = false;
         $('.stop').disabled = true;
+        if (focusWasOnStop) $('.go').focus();
         $('.gen').setAttribute('aria-busy', 'false');
         this.emit('lookback-generated', { ...this.generated });
       }
