@@ -123,9 +123,13 @@ await page.goto(`${url}#w-next-token`);
 await page.waitForFunction(() => document.querySelector('lookback-next-token')?.dataset.state === 'ready');
 await page.evaluate(() => {
   const g = { on: null, delays: { typing: [], generating: [] }, gaps: { typing: [], generating: [] },
-    long: { typing: [], generating: [] }, tokens: 0, runs: 0, ms: 0 };
+    long: { typing: [], generating: [] }, scripts: { typing: [], generating: [] }, tokens: 0, runs: 0, ms: 0 };
   window.genBench = g;
   new PerformanceObserver((list) => { if (g.on) g.long[g.on].push(...list.getEntries().map((e) => e.duration)); }).observe({ type: 'longtask' });
+  // frames of 50 ms or more: how much of each was the page's own script (the rest is rendering or waiting for a core)
+  new PerformanceObserver((list) => {
+    if (g.on) g.scripts[g.on].push(...list.getEntries().map((e) => e.scripts.reduce((a, x) => a + x.duration, 0)));
+  }).observe({ type: 'long-animation-frame' });
   document.addEventListener('keydown', (e) => { if (g.on) g.delays[g.on].push(performance.now() - e.timeStamp); }, true);
   let last = 0;
   const frame = (t) => {
@@ -162,12 +166,14 @@ for (let seed = 1; seed <= 8 && (await page.evaluate(() => window.genBench.ms)) 
 const gen = await page.evaluate(() => window.genBench);
 for (const phase of ['generating', 'typing']) {
   const what = phase === 'typing' ? 'typing alone' : 'generating';
-  rows.push([`${what}: key press to handler (ms)`, stats(gen.delays[phase]), TARGETS.block]);
-  rows.push([`${what}: gap between animation frames (ms)`, stats(gen.gaps[phase]), TARGETS.block]);
+  rows.push([`${what}: key press to handler (ms)`, stats(gen.delays[phase]), TARGETS.block, 'max']);
+  rows.push([`${what}: gap between animation frames (ms)`, stats(gen.gaps[phase]), TARGETS.block, 'max']);
 }
 const longest = (xs) => `${xs.length}${xs.length ? ` (longest ${Math.max(...xs).toFixed(0)} ms)` : ''}`;
 const genNote = `generation: ${gen.tokens} tokens in ${gen.runs} runs, ${(gen.ms / 1000).toFixed(1)} s (${(gen.tokens / (gen.ms / 1000)).toFixed(0)} tokens/s); `
-  + `tasks of 50 ms or more: ${longest(gen.long.generating)} while generating, ${longest(gen.long.typing)} while typing alone`;
+  + `tasks of 50 ms or more: ${longest(gen.long.generating)} while generating, ${longest(gen.long.typing)} while typing alone; `
+  + `script time in frames of 50 ms or more: at most ${Math.max(0, ...gen.scripts.generating).toFixed(0)} ms while generating, `
+  + `${Math.max(0, ...gen.scripts.typing).toFixed(0)} ms typing alone`;
 await page.close();
 
 // 5. bytes transferred (response bodies and headers), without web/models/
@@ -177,8 +183,8 @@ const embedBytes = await bytesFor(`${url}embed.html`, true);
 const ms = (x) => x.toFixed(1).padStart(7);
 console.log('\nlookback browser benchmark (headless chromium, localhost; %d runs for load times)\n', RUNS);
 console.log(`${'measure'.padEnd(58)} ${'n'.padStart(4)} ${'median'.padStart(7)} ${'p95'.padStart(7)} ${'max'.padStart(7)}  target`);
-for (const [name, s, target] of rows) {
-  console.log(`${name.padEnd(58)} ${String(s.n).padStart(4)} ${ms(s.median)} ${ms(s.p95)} ${ms(s.max)}  < ${target} ${s.median < target ? 'met (median)' : 'MISSED (median)'}`);
+for (const [name, s, target, judged = 'median'] of rows) {
+  console.log(`${name.padEnd(58)} ${String(s.n).padStart(4)} ${ms(s.median)} ${ms(s.p95)} ${ms(s.max)}  < ${target} ${s[judged] < target ? 'met' : 'MISSED'} (${judged})`);
 }
 console.log(genNote);
 for (const [name, r] of [['chapter (index.html), scrolled to the end', chapterBytes], ['embed.html, scrolled to the end', embedBytes]]) {
