@@ -11,8 +11,9 @@ import { modelPicker, PICKER_CSS } from './model-picker.js';
 const CSS = `
 textarea { width: 100%; min-height: 4.2rem; font: inherit; color: inherit; background: var(--lb-page);
   border: 1px solid var(--lb-rule); border-radius: 6px; padding: .35rem .5rem; resize: vertical; }
-.controls { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: .3rem .9rem; margin: .5rem 0; }
-.controls label { display: flex; gap: .4rem; align-items: center; }
+.controls { display: flex; flex-wrap: wrap; gap: .4rem 1.4rem; margin: .5rem 0; }
+.controls label { display: flex; gap: .4rem; align-items: center; flex: 1 1 12rem; }
+.controls output { min-width: 2.6rem; }
 .controls input[type=range] { flex: 1; min-width: 5rem; }
 .controls input[type=number] { width: 6.5rem; background: var(--lb-page); border: 1px solid var(--lb-rule);
   border-radius: 6px; padding: .2rem .35rem; min-height: 34px; }
