@@ -6,10 +6,17 @@
 // Every module is named here, leaves first, so the browser fetches them all in one wave instead of discovering
 // them level by level; install.js (the controller) runs before any widget is defined.
 import './js/worker/client.js';
+import './js/chapter/models.js';
 import './js/chapter/compute.js';
 import './js/widgets/compute-event.js';
 import './js/widgets/export.js';
 import './js/widgets/widget-kit.js';
+import './js/widgets/model-widget.js';
+import './js/widgets/model-files.js';
+import './js/widgets/model-picker.js';
+import './js/widgets/generation.js';
+import './js/widgets/counterfactual-examples.js';
+import './js/widgets/counterfactual-compare.js';
 import './js/chapter/install.js';
 import './js/widgets/window.js';
 import './js/widgets/qkv-plane.js';
@@ -19,3 +26,5 @@ import './js/widgets/mask-builder.js';
 import './js/widgets/cost.js';
 import './js/widgets/quiz.js';
 import './js/widgets/review-cards.js';
+import './js/widgets/next-token.js';
+import './js/widgets/counterfactual.js';

@@ -8,3 +8,5 @@ import './mask-builder.js';
 import './cost.js';
 import './quiz.js';
 import './review-cards.js';
+import './next-token.js';
+import './counterfactual.js';

@@ -1,0 +1,80 @@
+// The page's models: every model widget computes with a model named 'sprout', 'window' or 'current', and
+// this registry (owned by the compute controller) resolves the name to a model loaded once in the worker and
+// shared. 'current' is Sprout until the reader brings a model of their own (useModel); switching it fires
+// `lookback-model-change` on the document so that every model widget recomputes. Not the worker's side
+// (web/js/worker/model-ops.js) and not a widget (widgets reach it through `lookback-compute` events).
+
+const LABELS = { sprout: 'Sprout', window: 'the window model' };
+const abortError = () => Object.assign(new Error('the model changed'), { name: 'AbortError' });
+
+export class ModelRegistry {
+  #client;
+  #doc;
+  #named = new Map();   // bundled name -> promise of { handle, info, context }
+  #current = null;      // null: Sprout; else { entry (promise), label }
+
+  constructor(client, doc) {
+    this.#client = client;
+    this.#doc = doc;
+  }
+
+  #bundled(name) {
+    if (!this.#named.has(name)) {
+      const p = this.#client.request('loadModel', [name]);
+      p.catch(() => this.#named.delete(name));  // a failed load may be retried
+      this.#named.set(name, p);
+    }
+    return this.#named.get(name);
+  }
+
+  #entry(name) {
+    if (name === 'current' || name === undefined) return this.#current ? this.#current.entry : this.#bundled('sprout');
+    return this.#bundled(name);
+  }
+
+  // What a widget shows about the model it computes with: { name, label, info, context }.
+  async describe(name = 'current') {
+    const { info, context } = await this.#entry(name);
+    const label = name === 'current' ? (this.#current?.label ?? LABELS.sprout) : (LABELS[name] ?? name);
+    return { name, label, custom: name === 'current' && this.#current !== null, info, context };
+  }
+
+  // One Model method (model-ops.js MODEL_METHODS) on the named model. A call that fails because the model
+  // was switched meanwhile rejects as an AbortError (the widget recomputes on the change event anyway).
+  async call(name, method, args = [], key) {
+    const entry = this.#entry(name);
+    const { handle } = await entry;
+    try {
+      return await this.#client.request('modelCall', [handle, method, args], { key });
+    } catch (err) {
+      if (err?.name !== 'AbortError' && entry !== this.#entry(name)) throw abortError();
+      throw err;
+    }
+  }
+
+  // Makes `source` the current model: null for Sprout again, else what loadModel takes (bytes objects
+  // { checkpoint, tokenizer } or { weights, config, tokenizer }). Resolves to describe('current'); a file
+  // the loader refuses rejects with the loader's error and leaves the current model as it was.
+  async use(source, label) {
+    const before = this.#current;
+    if (source === null) this.#current = null;
+    else {
+      const entry = this.#client.request('loadModel', [source]);
+      await entry;
+      this.#current = { entry, label: label || 'your model' };
+    }
+    if (before) before.entry.then(({ handle }) => this.#client.request('modelCall', [handle, 'dispose'])).catch(() => {});
+    const now = await this.describe('current');
+    this.#doc.dispatchEvent(new CustomEvent('lookback-model-change', { detail: now }));
+    return now;
+  }
+
+  // The controller's ops for widgets: model(name, method, args), modelInfo(name), useModel(source, label).
+  ops() {
+    return {
+      model: (key, name, method, args) => this.call(name, method, args, key),
+      modelInfo: (key, name) => this.describe(name),
+      useModel: (key, source, label) => this.use(source, label),
+    };
+  }
+}
