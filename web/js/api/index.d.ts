@@ -74,8 +74,11 @@ export interface Lookback {
    * or bytes. Corrupt, truncated or mismatched files reject with an Error saying what and where.
    */
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<Model>;
-  /** a safetensors file of random weights for a config.json (text or object), for tests and demos */
-  randomWeights(config: string | ModelConfig, options?: { seed?: number; f16?: boolean }): Uint8Array;
+  /**
+   * a safetensors file (or, with format 'llama2c', a llama2.c checkpoint .bin) of random weights for a
+   * config.json (text or object), for tests, demos and benchmarks
+   */
+  randomWeights(config: string | ModelConfig, options?: { seed?: number; f16?: boolean; format?: 'safetensors' | 'llama2c' }): Uint8Array;
 }
 
 // ---- models (web/js/api/model.js) ----
@@ -114,6 +117,11 @@ export interface LoadModelOptions {
   tokenizer?: string | URL | Bytes | object;
   /** config.json for safetensors bytes or a lone .safetensors file: location, text or object */
   config?: string | URL | ModelConfig;
+  /**
+   * how the weight matrices are held for the products: 'f32' (default, as read), 'f16' (IEEE half, half the
+   * bytes) or 'q8' (blocks of 32 int8 with a scale each, about a quarter); chosen once at load
+   */
+  weights?: 'f32' | 'f16' | 'q8';
 }
 /** Token ids: a plain array or a typed array of integers in [0, V). */
 export type TokenIds = ArrayLike<number>;
@@ -124,6 +132,8 @@ export interface ModelInfo {
   config: ModelConfig;
   tokenizer: 'byte-bpe' | 'llama2c';
   parameters: number;
+  /** the weight format chosen at load */
+  weights: 'f32' | 'f16' | 'q8';
 }
 export interface ForwardOptions {
   /** return every head's attention weights (default false) */
