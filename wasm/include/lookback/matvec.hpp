@@ -27,7 +27,8 @@ constexpr int kQ8Block = 32;
 inline int q8_blocks(int K) { return (K + kQ8Block - 1) / kQ8Block; }
 
 // W[N,K] (finite) -> q: [N, Kb*32] int8 (K padded with zeros), scale: [N, Kb]; w ≈ scale · q with
-// scale = max|w| / 127 over the block (0 for an all-zero block) and q = round-half-away(w / scale).
+// scale = max|w| / 127 over the block (0 for an all-zero block) and q = w · (127 / max|w|) rounded to nearest
+// even (in float).
 void quantize_q8(const float* W, int N, int K, std::int8_t* q, float* scale);
 
 // y (+)= x · Wᵀ for W in Q8 blocks. Each 32-wide block of a row of x is quantised to int16 with its own scale

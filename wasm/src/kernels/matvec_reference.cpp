@@ -42,10 +42,10 @@ void quantize_q8(const float* W, int N, int K, std::int8_t* q, float* scale) {
       const int len = std::min(kQ8Block, K - b * kQ8Block);
       float amax = 0;
       for (int i = 0; i < len; ++i) amax = std::max(amax, std::fabs(w[i]));
-      const float s = amax / 127.0f;
-      scale[std::size_t(n) * Kb + b] = s;
+      const float inv = amax > 0 ? 127.0f / amax : 0.0f;
+      scale[std::size_t(n) * Kb + b] = amax / 127.0f;
       std::int8_t* qb = q + (std::size_t(n) * Kb + b) * kQ8Block;
-      for (int i = 0; i < kQ8Block; ++i) qb[i] = i < len && s > 0 ? std::int8_t(std::lround(w[i] / s)) : 0;
+      for (int i = 0; i < kQ8Block; ++i) qb[i] = i < len ? std::int8_t(std::nearbyint(w[i] * inv)) : 0;
     }
 }
 
