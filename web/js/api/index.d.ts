@@ -66,6 +66,8 @@ export interface Lookback {
   /** C = A·B ([M,K]·[K,N]) or A·Bᵀ (B is [N,K]) */
   gemm(a: Floats, b: Floats, options: GemmOptions): Float32Array;
   dot(a: Floats, b: Floats): number;
+  /** a constant matrix kept in the module (packed once): b [K,N], or [N,K] with transB */
+  weight(b: Floats, options: { K: number; N: number; transB?: boolean }): Weight;
   /** bytes of WebAssembly memory (grows, never shrinks) */
   heapBytes(): number;
   /**
@@ -79,6 +81,16 @@ export interface Lookback {
    * config.json (text or object), for tests, demos and benchmarks
    */
   randomWeights(config: string | ModelConfig, options?: { seed?: number; f16?: boolean; format?: 'safetensors' | 'llama2c' }): Uint8Array;
+}
+
+/** A resident weight matrix (web/js/api/weight.js): gemm copies only a in and C out. */
+export interface Weight {
+  readonly K: number;
+  readonly N: number;
+  /** a [M,K] times the matrix -> [M,N] */
+  gemm(a: Floats, options: { M: number }): Float32Array;
+  /** frees the module's copy now (also freed when garbage-collected) */
+  dispose(): void;
 }
 
 // ---- models (web/js/api/model.js) ----
