@@ -1,8 +1,8 @@
 // The model-level rows of `npm run bench` against llama2.c's run.c compiled to WebAssembly (llama2c.mjs): per
 // model and weight format, load time, decoding speed (128 greedy steps from position 0 with the KV cache,
 // batch 1: lookback's generate, run.c's forward loop) and batched prefill of 128 and 256 prompt tokens
-// (lookback: one next() call on the whole prompt, logits of the last position; run.c: one forward per token,
-// which is how it reads a prompt). Models: Sprout, stories260K (when ../shared is beside the checkout) and
+// (lookback: one next() call on the whole prompt, logits of the last position; run.c reads a prompt one
+// forward per token, so its prefill rate is its decoding rate). Models: Sprout, stories260K (when ../shared is beside the checkout) and
 // random-weight llama2.c checkpoints of the stories15M/42M/110M shapes, written at bench time by lookback's own
 // writer (randomWeights with format 'llama2c'; never committed). Peers run interleaved round by round in this
 // process, one thread each. Also: greedy-token agreement of run.c and lookback on stories260K, and the
@@ -99,24 +99,22 @@ function prompts(V, bos, T) {
 // predicts its input token again; after the start mark alone that is the start mark, which ends generate.)
 const decodePrompt = (c) => [c.bos_id, Math.min(c.vocab_size - 1, 300)];
 
-// One timed entry per (backend, measure): run() returns the number of tokens it processed.
-async function entriesFor(lb, m, runcPath) {
-  const entries = [];
-  const load = {};
-  const handles = [];
-  for (const weights of FORMATS) {
+// Timed entries of lookback in the given formats: one per (backend, measure); run() returns the number of
+// tokens it processed. Also the load time of each and the models (to dispose).
+async function lookbackEntries(lb, m, formats) {
+  const entries = [], load = {}, handles = [];
+  for (const weights of formats) {
     const t0 = performance.now();
     const model = await lb.loadModel(m.source, { ...m.opts, weights });
     load[`lookback ${weights}`] = performance.now() - t0;
     handles.push(model);
     const c = model.info.config;
-    const ctx = model.context;
     entries.push({ backend: `lookback ${weights}`, measure: 'decode', run: () => {
       const g = model.generate(decodePrompt(c), { maxTokens: STEPS, temperature: 0 });
       return Math.max(1, g.ids.length + (g.stop === 'end' ? 1 : 0));  // forward passes after the prompt's
     } });
     for (const T of PREFILL) {
-      if (T > ctx) continue;
+      if (T > model.context) continue;
       const p = prompts(c.vocab_size, c.bos_id, T);
       let i = 0;
       entries.push({ backend: `lookback ${weights}`, measure: `prefill ${T}`, run: () => {
@@ -125,52 +123,65 @@ async function entriesFor(lb, m, runcPath) {
       } });
     }
   }
+  return { entries, load, handles };
+}
+
+// Rounds over the entries, the order rotating; adds each entry's per-token samples (wall, cpu) to `samples`
+// under "backend|measure".
+function interleave(entries, rounds, samples) {
+  for (const e of entries) e.run();  // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[(i + r) % entries.length];
+      const c0 = cpuMs(), t0 = performance.now();
+      const n = e.run();
+      const key = `${e.backend}|${e.measure}`;
+      samples[key] ??= { backend: e.backend, measure: e.measure, wall: [], cpu: [] };
+      samples[key].wall.push((performance.now() - t0) / n);
+      samples[key].cpu.push((cpuMs() - c0) / n);
+    }
+  }
+}
+
+// Models above this many parameters load one weight format at a time (three at once would not fit the
+// module's 2 GB heap at the 110M shape); run.c then runs in the rounds of each.
+const ONE_FORMAT_AT_A_TIME = 50e6;
+
+async function benchModel(lb, m, runcPath, rounds) {
+  const load = {}, samples = {};
   let runc = null;
+  const peer = [];
   if (m.checkpoint && runcPath) {
     const t0 = performance.now();
     runc = await loadRunC(runcPath, m.checkpoint);
     load['run.c'] = performance.now() - t0;
-    const bos = 1;
-    entries.push({ backend: 'run.c', measure: 'decode', run: () => (runc.greedy(bos, STEPS), STEPS) });  // from position 0
-    for (const T of PREFILL) {
-      if (T > runc.seqLen) continue;
-      const p = prompts(runc.vocab, bos, T)[0];
-      entries.push({ backend: 'run.c', measure: `prefill ${T}`, run: () => (runc.prompt(p), T) });
+    // from position 0; run.c reads a prompt one forward per token, as it decodes, so its prefill rate is its
+    // decoding rate (and is not timed separately)
+    peer.push({ backend: 'run.c', measure: 'decode', run: () => (runc.greedy(1, STEPS), STEPS) });
+  }
+  const big = m.checkpoint && m.checkpoint.length / 4 > ONE_FORMAT_AT_A_TIME;
+  let info = null, agreement = null, accuracyRows = null;
+  for (const formats of big ? FORMATS.map((f) => [f]) : [FORMATS]) {
+    const { entries, load: l, handles } = await lookbackEntries(lb, m, formats);
+    Object.assign(load, l);
+    info ??= handles[0].info;
+    if (runc && m.name === 'stories260K' && !agreement) {
+      const r = Array.from(runc.greedy(1, STEPS));
+      const g = Array.from(handles[0].generate([1], { maxTokens: STEPS, temperature: 0 }).ids);
+      let same = 0;
+      while (same < g.length && g[same] === r[same]) same++;
+      agreement = { same, lookback_steps: g.length, stop_reason: g.length < STEPS ? 'end mark' : 'max tokens', runc: r.slice(0, 24), lookback: g.slice(0, 24) };
     }
+    if ((m.name === 'sprout' || m.name === 'stories260K') && handles.length === FORMATS.length) accuracyRows = accuracy(handles);
+    interleave([...peer, ...entries], rounds, samples);
+    for (const h of handles) h.dispose();
   }
-  return { entries, load, handles, runc };
-}
-
-// Accuracy of f16 and q8 against f32: max |Δ logit| over a 256-token greedy text of the f32 model
-// (teacher-forced), the share of its positions where the argmax agrees, and the first step at which greedy
-// generation of 256 tokens departs from f32's.
-function accuracy(handles) {
-  const [f32, ...others] = handles;
-  const c = f32.info.config;
-  const steps = Math.min(256, f32.context - 1);
-  const gen = (m) => Array.from(m.generate([c.bos_id], { maxTokens: steps, temperature: 0 }).ids);
-  const ref = gen(f32);
-  const text = [c.bos_id, ...ref].slice(0, f32.context);
-  const logits = (m) => m.forward(text).logits;
-  const L = logits(f32), V = c.vocab_size, T = text.length;
-  const argmax = (x, t) => {
-    let b = 0;
-    for (let v = 1; v < V; v++) if (x[t * V + v] > x[t * V + b]) b = v;
-    return b;
-  };
-  const out = {};
-  for (const m of others) {
-    const X = logits(m);
-    let maxDiff = 0, agree = 0;
-    for (let i = 0; i < L.length; i++) maxDiff = Math.max(maxDiff, Math.abs(X[i] - L[i]));
-    for (let t = 0; t < T; t++) agree += argmax(X, t) === argmax(L, t);
-    const g = gen(m);
-    let first = 0;
-    while (first < Math.min(g.length, ref.length) && g[first] === ref[first]) first++;
-    out[m.info.weights] = { max_abs_logit_diff: maxDiff, argmax_agreement: agree / T, positions: T,
-      greedy_same_steps: first, greedy_steps: ref.length };
-  }
-  return out;
+  runc?.dispose();
+  const cells = Object.values(samples).map((x) => ({ backend: x.backend, measure: x.measure, ms_per_token: median(x.wall),
+    tok_s: 1000 / median(x.wall), cpu_tok_s: 1000 / median(x.cpu), samples_ms_per_token: x.wall, samples_cpu_ms_per_token: x.cpu }));
+  const c = info.config;
+  return { name: m.name, config: `${c.n_layers} layers x ${c.n_heads} heads, width ${c.dim}, hidden ${c.hidden_dim}, vocab ${c.vocab_size}`,
+    parameters: info.parameters, load_ms: load, one_format_at_a_time: big, cells, agreement, accuracy: accuracyRows };
 }
 
 export async function benchDecode({ rounds = 3 } = {}) {
@@ -184,36 +195,10 @@ export async function benchDecode({ rounds = 3 } = {}) {
       continue;
     }
     Object.assign(m, m.make ? await m.make() : {});
-    const { entries, load, handles, runc } = await entriesFor(lb, m, built.path);
-    let agreement = null;
-    if (runc && m.name === 'stories260K') {
-      const r = Array.from(runc.greedy(1, STEPS));
-      const g = Array.from(handles[0].generate([1], { maxTokens: STEPS, temperature: 0 }).ids);
-      let same = 0;
-      while (same < g.length && g[same] === r[same]) same++;
-      agreement = { same, lookback_steps: g.length, stop_reason: g.length < STEPS ? 'end mark' : 'max tokens', runc: r.slice(0, 24), lookback: g.slice(0, 24) };
-    }
-    const acc = m.name === 'sprout' || m.name === 'stories260K' ? accuracy(handles) : null;
-    for (const e of entries) e.run();  // warm-up
-    const samples = entries.map(() => ({ wall: [], cpu: [] }));
-    for (let r = 0; r < rounds; r++) {
-      for (let i = 0; i < entries.length; i++) {
-        const j = (i + r) % entries.length;
-        const c0 = cpuMs(), t0 = performance.now();
-        const n = entries[j].run();
-        samples[j].wall.push((performance.now() - t0) / n);
-        samples[j].cpu.push((cpuMs() - c0) / n);
-      }
-    }
-    const cells = entries.map((e, i) => ({ backend: e.backend, measure: e.measure, ms_per_token: median(samples[i].wall),
-      tok_s: 1000 / median(samples[i].wall), cpu_tok_s: 1000 / median(samples[i].cpu),
-      samples_ms_per_token: samples[i].wall, samples_cpu_ms_per_token: samples[i].cpu }));
-    const c = handles[0].info.config;
-    rows.push({ name: m.name, config: `${c.n_layers} layers x ${c.n_heads} heads, width ${c.dim}, hidden ${c.hidden_dim}, vocab ${c.vocab_size}`,
-      parameters: handles[0].info.parameters, load_ms: load, cells, agreement, accuracy: acc });
-    for (const h of handles) h.dispose();
-    runc?.dispose();
-    console.log(`bench: model ${m.name}: ${cells.filter((x) => x.measure === 'decode').map((x) => `${x.backend} ${x.tok_s.toFixed(0)} tok/s`).join(', ')}`);
+    const row = await benchModel(lb, m, built.path, rounds);
+    delete m.source, delete m.checkpoint;
+    rows.push(row);
+    console.log(`bench: model ${m.name}: ${row.cells.filter((x) => x.measure === 'decode').map((x) => `${x.backend} ${x.tok_s.toFixed(0)} tok/s`).join(', ')}`);
   }
   return { rows, targets: decodeTargets(rows) };
 }
@@ -247,7 +232,7 @@ function decodeTargets(rows) {
 
 export function printDecode({ rows }) {
   console.log(`\nmodel vs llama2.c run.c-wasm (one thread; tok/s = tokens per second from the median ms per token over rounds;` +
-    `\ndecode = ${STEPS} greedy steps (run.c from position 0, lookback after a 2-token prompt); prefill T = one call on T prompt tokens (run.c: T forwards); load = bytes in memory to ready)`);
+    `\ndecode = ${STEPS} greedy steps (run.c from position 0, lookback after a 2-token prompt); prefill T = one call on T prompt tokens (run.c: one forward per token, its decode rate); load = bytes in memory to ready)`);
   console.log('  model                 backend        load ms   decode tok/s (cpu)   prefill 128 tok/s   prefill 256 tok/s   decode vs run.c (cpu)');
   for (const r of rows) {
     if (r.skipped) {

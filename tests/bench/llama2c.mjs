@@ -1,6 +1,6 @@
 // The llama2.c peer of the model rows: builds llama2c/harness.c (run.c unmodified, MIT) with
 // `emcc -O3 -msimd128 -ffast-math`, one thread, into .build/bench/llama2c-run.{mjs,wasm} (rebuilt only when a
-// source is newer), and wraps it: load a checkpoint from bytes, greedy decoding, prompt processing.
+// source is newer), and wraps it: load a checkpoint from bytes, greedy decoding, logits of one step.
 // Not lookback code, not a test.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
@@ -46,10 +46,6 @@ export async function loadRunC(modulePath, checkpoint) {
     greedy(token, steps) {  // -> Int32Array of the chosen tokens
       M._rc_greedy(t, token, steps, ints);
       return new Int32Array(M.HEAP32.buffer, ints, steps).slice();
-    },
-    prompt(ids) {
-      new Int32Array(M.HEAP32.buffer, ints, ids.length).set(ids);
-      M._rc_prompt(t, ints, ids.length);
     },
     logits(token, pos) {
       const p = M._rc_forward(t, token, pos);

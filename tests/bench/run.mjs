@@ -9,7 +9,7 @@
 // Prints one table per case and writes .build/bench/results.json. A benchmark, not a test.
 //
 // Options: --rounds N (15)  --min-sample-ms X (10: calls per sample are batched up to this)
-//          --only attention|gemm|model|decode  --decode-rounds N (3)
+//          --only attention|gemm|model|decode  --decode-rounds N (3)  --no-decode
 //          --case attention:T:D | gemm:T:K (repeatable)  --backends a,b,...  --no-kernel  --json PATH
 //          --tolerance X (1e-4)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ if (values('--case').length) {
 }
 if (ONLY) cases = cases.filter((c) => c.kind === ONLY);
 const RUN_MODELS = (!ONLY || ONLY === 'model') && !values('--case').length;
-const RUN_DECODE = (!ONLY || ONLY === 'decode') && !values('--case').length;
+const RUN_DECODE = (!ONLY || ONLY === 'decode') && !flag('--no-decode');  // also with --case: kernel rows beside
 const DECODE_ROUNDS = Number(value('--decode-rounds', 3));
 
 // ---- helpers ----------------------------------------------------------------------------------------------

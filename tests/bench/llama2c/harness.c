@@ -42,8 +42,3 @@ EMSCRIPTEN_KEEPALIVE void rc_greedy(Transformer* t, int token, int steps, int* o
     out[pos] = token;
   }
 }
-
-// Feeds ids[0..n) at positions 0..n-1 (how run.c processes a prompt: one forward per token).
-EMSCRIPTEN_KEEPALIVE void rc_prompt(Transformer* t, const int* ids, int n) {
-  for (int pos = 0; pos < n; pos++) forward(t, ids[pos], pos);
-}
