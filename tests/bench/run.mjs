@@ -1,6 +1,7 @@
-// `npm run bench`: causal attention (T = 64, 256, 512; H = 6; D = 32, 64) and a QKV-shaped GEMM (M = T,
-// K = 192, 384, N = 3K) on lookback (public JS API, and its kernels alone), onnxruntime-web (wasm, 1 thread),
-// TensorFlow.js wasm (SIMD, 1 thread) and plain JS, against a measured WebAssembly SIMD128 peak; then the model
+// `npm run bench`: causal attention (T = 64, 256, 512; H = 6; D = 32, 64) and a QKV-shaped GEMM (M = 1, 8,
+// 64, 256, 512; K = 192, 384, N = 3K) on lookback (public JS API, and its kernels alone), onnxruntime-web (wasm, 1 thread),
+// TensorFlow.js wasm (SIMD, 1 thread) and plain JS, against a measured WebAssembly SIMD128 peak (the GEMM also with
+// B kept resident in each of the three libraries: backends.mjs setupResident); then the model
 // rows (model.mjs: a forward pass and a decoding step of Sprout and stories260K) and the model-level rows
 // against llama2.c's run.c in WebAssembly (decode.mjs: load, decode tok/s, prefill 128/256, for Sprout,
 // stories260K and random-weight stories15M/42M/110M shapes, in f32, f16 and q8 weights). Backends are
