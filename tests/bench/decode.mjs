@@ -143,6 +143,38 @@ function interleave(entries, rounds, samples) {
   }
 }
 
+// Accuracy of f16 and q8 against f32: max |Δ logit| over a 256-token greedy text of the f32 model
+// (teacher-forced), the share of its positions where the argmax agrees, and the first step at which greedy
+// generation of 256 tokens departs from f32's.
+function accuracy(handles) {
+  const [f32, ...others] = handles;
+  const c = f32.info.config;
+  const steps = Math.min(256, f32.context - 1);
+  const gen = (m) => Array.from(m.generate([c.bos_id], { maxTokens: steps, temperature: 0 }).ids);
+  const ref = gen(f32);
+  const text = [c.bos_id, ...ref].slice(0, f32.context);
+  const logits = (m) => m.forward(text).logits;
+  const L = logits(f32), V = c.vocab_size, T = text.length;
+  const argmax = (x, t) => {
+    let b = 0;
+    for (let v = 1; v < V; v++) if (x[t * V + v] > x[t * V + b]) b = v;
+    return b;
+  };
+  const out = {};
+  for (const m of others) {
+    const X = logits(m);
+    let maxDiff = 0, agree = 0;
+    for (let i = 0; i < L.length; i++) maxDiff = Math.max(maxDiff, Math.abs(X[i] - L[i]));
+    for (let t = 0; t < T; t++) agree += argmax(X, t) === argmax(L, t);
+    const g = gen(m);
+    let first = 0;
+    while (first < Math.min(g.length, ref.length) && g[first] === ref[first]) first++;
+    out[m.info.weights] = { max_abs_logit_diff: maxDiff, argmax_agreement: agree / T, positions: T,
+      greedy_same_steps: first, greedy_steps: ref.length };
+  }
+  return out;
+}
+
 // Models above this many parameters load one weight format at a time (three at once would not fit the
 // module's 2 GB heap at the 110M shape); run.c then runs in the rounds of each.
 const ONE_FORMAT_AT_A_TIME = 50e6;
