@@ -15,6 +15,7 @@
 #include "model/errors.hpp"
 #include "model/generate.hpp"
 #include "model/head_scores.hpp"
+#include "model/llama2c.hpp"
 #include "model/safetensors.hpp"
 #include "model/sampler.hpp"
 #include "model/session.hpp"
@@ -104,6 +105,7 @@ val info_js(int handle, const Entry& e) {
   r.set("config", config_js(c));
   r.set("tokenizer", e.model.tokenizer->kind());
   r.set("parameters", double(parameter_count(c)));
+  r.set("weights", std::string(weight_format_name(e.model.transformer->matrices().format())));
   return r;
 }
 
@@ -115,32 +117,43 @@ val register_model(LoadedModel m) {
   return info_js(handle, *slot);
 }
 
-val load_bundle_js(val safetensors, val config_text, val tokenizer_text) {
+WeightFormat format_arg(const char* fn, const val& name) {
+  const std::string s = string_arg(fn, "weights", name);
+  if (s != "f32" && s != "f16" && s != "q8") fail(fn, ": weights must be 'f32', 'f16' or 'q8' (got '", s, "')");
+  return weight_format(s);
+}
+
+val load_bundle_js(val safetensors, val config_text, val tokenizer_text, val weights) {
   return guarded([&] {
     const char* fn = "loadModel";
+    const WeightFormat format = format_arg(fn, weights);
     const auto bytes = bytes_arg(fn, "the safetensors file", safetensors);
     const std::string config = string_arg(fn, "config.json", config_text);
     const std::string tokenizer = string_arg(fn, "tokenizer.json", tokenizer_text);
-    return register_model(load_bundle(bytes.data(), bytes.size(), config, tokenizer));
+    return register_model(load_bundle(bytes.data(), bytes.size(), config, tokenizer, format));
   });
 }
 
-val load_llama2c_js(val checkpoint, val tokenizer) {
+val load_llama2c_js(val checkpoint, val tokenizer, val weights) {
   return guarded([&] {
     const char* fn = "loadModel";
+    const WeightFormat format = format_arg(fn, weights);
     const auto bin = bytes_arg(fn, "the llama2.c checkpoint", checkpoint);
     const auto tok = bytes_arg(fn, "the tokenizer .bin", tokenizer);
-    return register_model(load_llama2c(bin.data(), bin.size(), tok.data(), tok.size()));
+    return register_model(load_llama2c(bin.data(), bin.size(), tok.data(), tok.size(), format));
   });
 }
 
-// Random weights for a config, as a safetensors file (for tests and demos).
-val random_weights_js(val config_text, double seed, bool f16) {
+// Random weights for a config, as a safetensors file or (llama2c) a llama2.c checkpoint (for tests, demos and
+// benchmarks).
+val random_weights_js(val config_text, double seed, bool f16, bool llama2c) {
   return guarded([&] {
     const char* fn = "randomWeights";
     const ModelConfig c = config_from_json(string_arg(fn, "config.json", config_text));
     const int s = int_arg(fn, "seed", seed, 0, 2147483647.0);
-    const std::vector<std::uint8_t> bytes = write_safetensors(random_weights(c, std::uint64_t(s)).named(), f16);
+    if (llama2c && f16) fail(fn, ": a llama2.c checkpoint holds float32 weights only (f16 applies to safetensors)");
+    const Weights w = random_weights(c, std::uint64_t(s));
+    const std::vector<std::uint8_t> bytes = llama2c ? write_llama2c(w) : write_safetensors(w.named(), f16);
     return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
   });
 }

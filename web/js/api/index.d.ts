@@ -66,6 +66,8 @@ export interface Lookback {
   /** C = A·B ([M,K]·[K,N]) or A·Bᵀ (B is [N,K]) */
   gemm(a: Floats, b: Floats, options: GemmOptions): Float32Array;
   dot(a: Floats, b: Floats): number;
+  /** a constant matrix kept in the module (packed once): b [K,N], or [N,K] with transB */
+  weight(b: Floats, options: { K: number; N: number; transB?: boolean }): Weight;
   /** bytes of WebAssembly memory (grows, never shrinks) */
   heapBytes(): number;
   /**
@@ -74,8 +76,21 @@ export interface Lookback {
    * or bytes. Corrupt, truncated or mismatched files reject with an Error saying what and where.
    */
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<Model>;
-  /** a safetensors file of random weights for a config.json (text or object), for tests and demos */
-  randomWeights(config: string | ModelConfig, options?: { seed?: number; f16?: boolean }): Uint8Array;
+  /**
+   * a safetensors file (or, with format 'llama2c', a llama2.c checkpoint .bin) of random weights for a
+   * config.json (text or object), for tests, demos and benchmarks
+   */
+  randomWeights(config: string | ModelConfig, options?: { seed?: number; f16?: boolean; format?: 'safetensors' | 'llama2c' }): Uint8Array;
+}
+
+/** A resident weight matrix (web/js/api/weight.js): gemm copies only a in and C out. */
+export interface Weight {
+  readonly K: number;
+  readonly N: number;
+  /** a [M,K] times the matrix -> [M,N] */
+  gemm(a: Floats, options: { M: number }): Float32Array;
+  /** frees the module's copy now (also freed when garbage-collected) */
+  dispose(): void;
 }
 
 // ---- models (web/js/api/model.js) ----
@@ -114,6 +129,11 @@ export interface LoadModelOptions {
   tokenizer?: string | URL | Bytes | object;
   /** config.json for safetensors bytes or a lone .safetensors file: location, text or object */
   config?: string | URL | ModelConfig;
+  /**
+   * how the weight matrices are held for the products: 'f32' (default, as read), 'f16' (IEEE half, half the
+   * bytes) or 'q8' (blocks of 32 int8 with a scale each, about a quarter); chosen once at load
+   */
+  weights?: 'f32' | 'f16' | 'q8';
 }
 /** Token ids: a plain array or a typed array of integers in [0, V). */
 export type TokenIds = ArrayLike<number>;
@@ -124,6 +144,8 @@ export interface ModelInfo {
   config: ModelConfig;
   tokenizer: 'byte-bpe' | 'llama2c';
   parameters: number;
+  /** the weight format chosen at load */
+  weights: 'f32' | 'f16' | 'q8';
 }
 export interface ForwardOptions {
   /** return every head's attention weights (default false) */

@@ -3,6 +3,7 @@
 // Not here: the worker protocol (web/js/worker) or anything drawn (web/js/widgets).
 import { modelApi } from './model.js';
 import { f32, options, REQUIRED, scaleFor, u8 } from './options.js';
+import { weightApi } from './weight.js';
 
 const IN_NODE = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined'
   && typeof WorkerGlobalScope === 'undefined';
@@ -104,6 +105,7 @@ function makeApi(M) {
     /** bytes of WebAssembly memory in use by the heap (for leak checks) */
     heapBytes: () => M.HEAP8.length,
 
+    ...weightApi(M),
     ...modelApi(M),
   };
   return Object.freeze(api);

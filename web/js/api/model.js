@@ -161,7 +161,7 @@ class Model {
   constructor(M, info) {
     this.#M = M;
     this.#handle = info.handle;
-    this.#info = { config: info.config, tokenizer: info.tokenizer, parameters: info.parameters };
+    this.#info = { config: info.config, tokenizer: info.tokenizer, parameters: info.parameters, weights: info.weights };
     finalizer?.register(this, { M, handle: info.handle }, this);
   }
 
@@ -175,7 +175,7 @@ class Model {
     return input;
   }
 
-  /** config.json fields, tokenizer kind ("byte-bpe" | "llama2c") and parameter count */
+  /** config.json fields, tokenizer kind ("byte-bpe" | "llama2c"), parameter count, weight format */
   get info() {
     return { ...this.#info, config: { ...this.#info.config } };
   }
@@ -271,18 +271,24 @@ export function modelApi(M) {
   return {
     /** a model by bundled name ("sprout"), URL or path (bundle folder, .safetensors, llama2.c .bin), or bytes */
     async loadModel(source, opts) {
-      const o = options('loadModel', opts, { tokenizer: undefined, config: undefined });
+      const o = options('loadModel', opts, { tokenizer: undefined, config: undefined, weights: 'f32' });
+      if (!['f32', 'f16', 'q8'].includes(o.weights)) {
+        throw new TypeError(`loadModel: weights must be 'f32', 'f16' or 'q8' (got ${JSON.stringify(o.weights)})`);
+      }
       const files = await resolveSource(source, o);
       const info = files.kind === 'bundle'
-        ? M.modelLoadBundle(files.weights, files.config, files.tokenizer)
-        : M.modelLoadLlama2c(files.checkpoint, files.tokenizer);
+        ? M.modelLoadBundle(files.weights, files.config, files.tokenizer, o.weights)
+        : M.modelLoadLlama2c(files.checkpoint, files.tokenizer, o.weights);
       return new Model(M, checked(info));
     },
 
-    /** a safetensors file of random weights for a config (for tests and demos) */
+    /** a safetensors file (or, with format 'llama2c', a llama2.c checkpoint) of random weights for a config */
     randomWeights(config, opts) {
-      const o = options('randomWeights', opts, { seed: 1, f16: false });
-      return checked(M.modelRandomWeights(asJsonText(config, 'config'), o.seed, !!o.f16));
+      const o = options('randomWeights', opts, { seed: 1, f16: false, format: 'safetensors' });
+      if (o.format !== 'safetensors' && o.format !== 'llama2c') {
+        throw new TypeError(`randomWeights: format must be 'safetensors' or 'llama2c' (got ${JSON.stringify(o.format)})`);
+      }
+      return checked(M.modelRandomWeights(asJsonText(config, 'config'), o.seed, !!o.f16, o.format === 'llama2c'));
     },
   };
 }
