@@ -8,3 +8,5 @@ import './mask-builder.js';
 import './cost.js';
 import './quiz.js';
 import './review-cards.js';
+import './shuffle.js';
+import './code-walk.js';
