@@ -30,8 +30,9 @@ const CSS = `
 .ln code { white-space: pre; font-family: inherit; }
 .ln .val { color: var(--lb-accent); white-space: pre-wrap; font-family: inherit; }
 .ln.done .val { color: var(--lb-muted); }
-.ln.cur { background: color-mix(in srgb, var(--lb-focus) 22%, transparent); border-left-color: var(--lb-focus); }
-.ln.cur .val { color: var(--lb-fg); font-weight: 600; }
+.ln.cur { background: color-mix(in srgb, var(--lb-focus) 14%, transparent); border-left-color: var(--lb-focus); }
+.ln.cur .val, .ln.cur .no, .ln.cur .hljs-comment { color: var(--lb-fg); }
+.ln.cur .val { font-weight: 600; }
 .nav { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .5rem 0; }
 .say { min-height: 1.5em; }
 details { margin-top: .6rem; }

@@ -7,7 +7,7 @@ import { LookbackWidget, define, esc, fmt, seeded } from './widget-kit.js';
 import { drawReport } from './export.js';
 import { callModel, modelFor } from './model-handle.js';
 
-const TEXT = 'Mia gave the red ball to Tom.';
+const TEXT = 'The dog chased the cat.';
 // A layer output counts as changed past this relative difference (float32 sums in another order differ by ~1e-7).
 const LAYER_TOL = 1e-5;
 // A next-token distribution counts as changed past this total variation distance.
