@@ -24,11 +24,15 @@ const CSS = `
 .code { background: var(--lb-page); border-radius: 8px; padding: .4rem 0; overflow-x: auto; font-family: var(--lb-mono);
   font-size: .8rem; line-height: 1.45; }
 .code:focus-visible { outline: 3px solid var(--lb-focus); }
-.ln { display: grid; grid-template-columns: 2.6rem max-content minmax(14rem, 1fr); gap: .8rem; padding: 0 .6rem 0 0;
+.ln { display: grid; grid-template-columns: 2.6rem minmax(0, 1fr); column-gap: .8rem; padding: 0 .6rem 0 0;
   border-left: 3px solid transparent; cursor: pointer; }
 .ln .no { text-align: right; color: var(--lb-muted); user-select: none; }
-.ln code { white-space: pre; font-family: inherit; }
-.ln .val { color: var(--lb-accent); white-space: pre-wrap; font-family: inherit; }
+.ln code { white-space: pre-wrap; overflow-wrap: anywhere; font-family: inherit; }
+/* a line's values sit right under it, in the code's column */
+.ln .val { grid-column: 2; color: var(--lb-accent); white-space: pre-wrap; overflow-wrap: anywhere; font-family: inherit;
+  padding-left: 1.2rem; }
+.ln .val:empty { display: none; }
+.ln .val::before { content: "→ "; }
 .ln.done .val { color: var(--lb-muted); }
 .ln.cur { background: color-mix(in srgb, var(--lb-focus) 14%, transparent); border-left-color: var(--lb-focus); }
 .ln.cur .val, .ln.cur .no, .ln.cur .hljs-comment { color: var(--lb-fg); }
@@ -245,7 +249,7 @@ class CodeWalk extends LookbackWidget {
     this.root.querySelector('.fast-range').textContent = `${src.fast.from}–${src.fast.to}`;
     this.root.querySelector('.fast-code').innerHTML = src.fast.lines.map((l, i) =>
       `<div class="ln" data-line="${src.fast.from + i}"><span class="no" aria-hidden="true">${src.fast.from + i}</span><code class="src">${
-        hljs.highlight(l, { language: 'cpp', ignoreIllegals: true }).value}</code><span></span></div>`).join('');
+        hljs.highlight(l, { language: 'cpp', ignoreIllegals: true }).value}</code></div>`).join('');
     const diff = Math.max(...this.state.fastWeights.map((x, s) => Math.abs(x - row.weight[s])));
     this.root.querySelector('.fast-check').textContent = `For the row of "${this.words[this.query]}" it gives the weights `
       + `${list(this.state.fastWeights, 3)}: at most ${diff.toExponential(1)} from the reference's (float32 against float64).`;

@@ -32,6 +32,8 @@ button.tok.dragging { cursor: grabbing; outline: 2px dashed var(--lb-accent); }
 .result b { font-variant-numeric: tabular-nums; }
 td.same { color: var(--lb-muted); }
 td.changed { color: var(--lb-accent-2); font-weight: 600; }
+table.summary th .note { display: block; font-weight: 400; }
+@container (max-width: 520px) { table.summary th .note { display: none; } table.summary { font-size: .85rem; } }
 label.text { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin-bottom: .4rem; }
 label.text input { flex: 1 1 14rem; }
 `;
@@ -81,7 +83,7 @@ class Shuffle extends LookbackWidget {
         Drag a token, or focus it and press Shift + ← or → to move it.</p>
       <p class="result" aria-live="polite"></p>
       <div class="scroll"><table class="num summary"><caption>The last token's output, before and after the shuffle</caption>
-        <thead><tr><th scope="col">computation</th><th scope="col">last output</th><th scope="col">change</th><th scope="col">next token before → after</th></tr></thead>
+        <thead><tr><th scope="col">computation</th><th scope="col">last output</th><th scope="col">change</th><th scope="col">next token, before → after</th></tr></thead>
         <tbody></tbody></table></div>
       <details><summary>Every token's output</summary><div class="scroll"><table class="num each">
         <caption>Each token's output, compared with the same token's output in the original order</caption>
@@ -243,7 +245,7 @@ class Shuffle extends LookbackWidget {
   render() {
     const r = this.result, T = r.ids.length, last = T - 1;
     const lastText = this.tokens[last].text;
-    const tok = (t) => `"${t.token}" ${fmt(t.p)}`;
+    const tok = (t) => `"${t.token.trim() || t.token}" ${fmt(t.p)}`;
     const cell = (run) => {
       const x = r[run.id].change[last], changed = r[run.id].changed[last];
       return { changed, text: run.id === 'layer'
@@ -253,7 +255,7 @@ class Shuffle extends LookbackWidget {
     this.root.querySelector('table.summary tbody').innerHTML = RUNS.map((run) => {
       const c = cell(run);
       const top = r[run.id].top;
-      return `<tr data-run="${run.id}"><th scope="row">${esc(run.label)}<br><span class="hint">${esc(run.note)}</span></th>
+      return `<tr data-run="${run.id}"><th scope="row">${esc(run.label)}<span class="hint note">${esc(run.note)}</span></th>
         <td class="${c.changed ? 'changed' : 'same'}">${c.changed ? 'changed' : 'same'}</td><td class="change">${esc(c.text.replace(/^\w+: /, ''))}</td>
         <td class="top">${top ? `${esc(tok(top[0]))} → ${esc(tok(top[1]))}` : '—'}</td></tr>`;
     }).join('');
