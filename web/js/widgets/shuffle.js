@@ -33,6 +33,7 @@ button.tok.dragging { cursor: grabbing; outline: 2px dashed var(--lb-accent); }
 td.same { color: var(--lb-muted); }
 td.changed { color: var(--lb-accent-2); font-weight: 600; }
 table.summary th .note { display: block; font-weight: 400; }
+table.summary td.top { white-space: nowrap; }
 @container (max-width: 520px) { table.summary th .note { display: none; } table.summary { font-size: .85rem; } }
 label.text { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin-bottom: .4rem; }
 label.text input { flex: 1 1 14rem; }
@@ -257,7 +258,7 @@ class Shuffle extends LookbackWidget {
       const top = r[run.id].top;
       return `<tr data-run="${run.id}"><th scope="row">${esc(run.label)}<span class="hint note">${esc(run.note)}</span></th>
         <td class="${c.changed ? 'changed' : 'same'}">${c.changed ? 'changed' : 'same'}</td><td class="change">${esc(c.text.replace(/^\w+: /, ''))}</td>
-        <td class="top">${top ? `${esc(tok(top[0]))} → ${esc(tok(top[1]))}` : '—'}</td></tr>`;
+        <td class="top">${top ? `${esc(tok(top[0]))}<br>→ ${esc(tok(top[1]))}` : '—'}</td></tr>`;
     }).join('');
     this.root.querySelector('table.each tbody').innerHTML = this.tokens.map((t, i) => `<tr data-i="${i}"><th scope="row">${esc(t.text)}</th>${
       RUNS.map((run) => {
