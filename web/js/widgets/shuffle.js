@@ -172,8 +172,6 @@ class Shuffle extends LookbackWidget {
       e.preventDefault();
       this.markInput();
       this.move(pos, pos + d, true);
-      const t = this.tokens[this.order[Math.min(Math.max(pos + d, 1), this.order.length) - 1]];
-      this.root.querySelector('.result').dataset.moved = t?.text ?? '';
     } else if (d !== undefined || e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
       const n = this.order.length;
@@ -247,17 +245,12 @@ class Shuffle extends LookbackWidget {
     const r = this.result, T = r.ids.length, last = T - 1;
     const lastText = this.tokens[last].text;
     const tok = (t) => `"${t.token.trim() || t.token}" ${fmt(t.p)}`;
-    const cell = (run) => {
-      const x = r[run.id].change[last], changed = r[run.id].changed[last];
-      return { changed, text: run.id === 'layer'
-        ? `${changed ? 'changed' : 'unchanged'}: largest relative difference ${x.toExponential(1)}`
-        : `${changed ? 'changed' : 'unchanged'}: total variation ${fmt(x, 3)}` };
-    };
+    const size = (run, i) => (run.id === 'layer' ? `largest relative difference ${r.layer.change[i].toExponential(1)}`
+      : `total variation ${fmt(r[run.id].change[i], 3)}`);
     this.root.querySelector('table.summary tbody').innerHTML = RUNS.map((run) => {
-      const c = cell(run);
-      const top = r[run.id].top;
+      const changed = r[run.id].changed[last], top = r[run.id].top;
       return `<tr data-run="${run.id}"><th scope="row">${esc(run.label)}<span class="hint note">${esc(run.note)}</span></th>
-        <td class="${c.changed ? 'changed' : 'same'}">${c.changed ? 'changed' : 'same'}</td><td class="change">${esc(c.text.replace(/^\w+: /, ''))}</td>
+        <td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'}</td><td class="change">${esc(size(run, last))}</td>
         <td class="top">${top ? `${esc(tok(top[0]))}<br>→ ${esc(tok(top[1]))}` : '—'}</td></tr>`;
     }).join('');
     this.root.querySelector('table.each tbody').innerHTML = this.tokens.map((t, i) => `<tr data-i="${i}"><th scope="row">${esc(t.text)}</th>${
