@@ -86,7 +86,7 @@ class Shuffle extends LookbackWidget {
       <div class="scroll"><table class="num summary"><caption>The last token's output, before and after the shuffle</caption>
         <thead><tr><th scope="col">computation</th><th scope="col">last output</th><th scope="col">change</th><th scope="col">next token, before → after</th></tr></thead>
         <tbody></tbody></table></div>
-      <details><summary>Every token's output</summary><div class="scroll"><table class="num each">
+      <details open><summary>Every token's output</summary><div class="scroll"><table class="num each">
         <caption>Each token's output, compared with the same token's output in the original order</caption>
         <thead><tr><th scope="col">token</th>${RUNS.map((r) => `<th scope="col">${esc(r.label)}</th>`).join('')}</tr></thead>
         <tbody></tbody></table></div></details>`;
