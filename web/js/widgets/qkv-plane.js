@@ -339,9 +339,11 @@ class QkvPlane extends LookbackWidget {
     ctx.font = `600 ${fontPx}px ${font}`;
     ctx.textBaseline = 'middle';
     const [qx, qy] = this.query;
-    // what the labels must not cover: every dot and the query's diamond
+    // what the labels must not cover: every dot, the query's diamond and the ring around the selected point
     const taken = [...this.keys.map(([x, y], i) => box(X(x), Y(y), 7 + 9 * (weights?.[i] ?? 0))), box(X(qx), Y(qy), 9)];
     const dots = taken.slice();
+    const [rx, ry] = this.points[this.selected];
+    taken.push(box(X(rx), Y(ry), 21));
     this.keys.forEach(([x, y], i) => {
       const w = weights?.[i] ?? 0;
       ctx.strokeStyle = rgb(this.values[i], 0.35 + 0.65 * w);
@@ -434,20 +436,25 @@ function box(x, y, r) {
   return { x0: x - r, y0: y - r, x1: x + r, y1: y + r };
 }
 
+function grow(b, by) {
+  return { x0: b.x0 - by, y0: b.y0 - by, x1: b.x1 + by, y1: b.y1 + by };
+}
+
 function overlap(a, b) {
   return Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
 }
 
-// A label's box: of eight spots around its point (right first), the first that overlaps nothing taken and stays
-// on the canvas, else the one that overlaps least.
+// A label's box: of eight spots around its point (right first), the first that keeps LABEL_GAP pixels from
+// everything taken and stays on the canvas, else the one that overlaps least.
+const LABEL_GAP = 3;
 function placeLabel({ x, y, r }, w, h, taken, size) {
-  const g = r + 4;
+  const g = r + 4 + LABEL_GAP;
   const spots = [[g, -g], [g, g], [-g - w, -g], [-g - w, g], [-w / 2, -g - h / 2], [-w / 2, g + h / 2], [g, 0], [-g - w, 0]];
   let best = null;
   for (const [dx, dy] of spots) {
     const b = { x0: x + dx, y0: y + dy - h / 2, x1: x + dx + w, y1: y + dy + h / 2 };
     const out = Math.max(0, -b.x0) + Math.max(0, b.x1 - size) + Math.max(0, -b.y0) + Math.max(0, b.y1 - size);
-    const cost = taken.reduce((a, t) => a + overlap(b, t), 0) + out * h;
+    const cost = taken.reduce((a, t) => a + overlap(b, grow(t, LABEL_GAP)), 0) + out * h;
     if (!best || cost < best.cost) best = { b, cost };
     if (cost === 0) break;
   }
