@@ -49,7 +49,9 @@ test('code walk: the shown source is the file in wasm/, byte for byte, and is hi
   assert.equal(lines[src.to - 1], '}', 'through the end of the function');
   const numbers = await texts(w.locator('.code:not(.fast-code) .ln .no'));
   assert.deepEqual(numbers, lines.slice(src.from - 1, src.to).map((_, i) => String(src.from + i)), 'the file\'s own line numbers');
-  // the vectorised kernel's softmax, also from the file
+  // the vectorised kernel's softmax, also from the file, drawn when opened
+  assert.equal(await w.locator('.fast-code .ln').count(), 0, 'not drawn while closed');
+  await w.locator('details.fast summary').click();
   const fastFile = file('wasm/src/kernels/attention.cpp').split('\n');
   const fastFrom = Number((await w.locator('.fast-range').textContent()).split('–')[0]);
   const fast = await w.locator('.fast-code code.src').allTextContents();

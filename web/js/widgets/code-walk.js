@@ -238,18 +238,7 @@ class CodeWalk extends LookbackWidget {
     this.noteList = notes;
     // the steps: every line that is code (not blank, not only a comment)
     this.steps = src.row.lines.map((l, i) => i).filter((i) => !/^\s*(\/\/.*)?$/.test(src.row.lines[i]));
-    this.root.querySelector('.file').textContent = src.row.file;
-    this.root.querySelector('.range').textContent = `${src.row.from}–${src.row.to}`;
-    this.root.querySelector('.code').innerHTML = src.row.lines.map((l, i) => {
-      const k = this.steps.indexOf(i);
-      return `<div class="ln" role="listitem" data-line="${src.row.from + i}"${k >= 0 ? ` data-step="${k}"` : ''}><span class="no" aria-hidden="true">${src.row.from + i}</span><code class="src">${
-        hljs.highlight(l, { language: 'cpp', ignoreIllegals: true }).value}</code><span class="val"></span></div>`;
-    }).join('');
-    this.root.querySelector('.fast-file').textContent = src.fast.file;
-    this.root.querySelector('.fast-range').textContent = `${src.fast.from}–${src.fast.to}`;
-    this.root.querySelector('.fast-code').innerHTML = src.fast.lines.map((l, i) =>
-      `<div class="ln" data-line="${src.fast.from + i}"><span class="no" aria-hidden="true">${src.fast.from + i}</span><code class="src">${
-        hljs.highlight(l, { language: 'cpp', ignoreIllegals: true }).value}</code></div>`).join('');
+    this.showSource();
     const diff = Math.max(...this.state.fastWeights.map((x, s) => Math.abs(x - row.weight[s])));
     this.root.querySelector('.fast-check').textContent = `For the row of "${this.words[this.query]}" it gives the weights `
       + `${list(this.state.fastWeights, 3)}: at most ${diff.toExponential(1)} from the reference's (float32 against float64).`;
@@ -260,6 +249,34 @@ class CodeWalk extends LookbackWidget {
     this.root.querySelector('.row-table tfoot').innerHTML = `<tr><th scope="row">max, sum</th><td class="max">${fmt(row.max)}</td>
       <td class="sum">${fmt(row.sum, 3)}</td><td></td></tr><tr><th scope="row">output</th><td class="out" colspan="3">(${Array.from(row.out, (v) => fmt(v, 3)).join(', ')})</td></tr>`;
     this.go(this.step, false);
+  }
+
+  // The highlighted listing, drawn once (the source does not change); the vectorised kernel's only when opened.
+  showSource() {
+    const { row, fast } = this.state.src;
+    const line = (l, no, attrs = '', val = '') => `<div class="ln"${attrs} data-line="${no}"><span class="no" aria-hidden="true">${no}</span><code class="src">${
+      hljs.highlight(l, { language: 'cpp', ignoreIllegals: true }).value}</code>${val}</div>`;
+    const code = this.root.querySelector('.code');
+    if (code.dataset.file !== row.file) {
+      code.dataset.file = row.file;
+      code.innerHTML = row.lines.map((l, i) => {
+        const k = this.steps.indexOf(i);
+        return line(l, row.from + i, ` role="listitem"${k >= 0 ? ` data-step="${k}"` : ''}`, '<span class="val"></span>');
+      }).join('');
+      this.root.querySelector('.file').textContent = row.file;
+      this.root.querySelector('.range').textContent = `${row.from}–${row.to}`;
+      this.root.querySelector('.fast-file').textContent = fast.file;
+      this.root.querySelector('.fast-range').textContent = `${fast.from}–${fast.to}`;
+    }
+    const details = this.root.querySelector('details.fast'), listing = this.root.querySelector('.fast-code');
+    const drawFast = () => {
+      if (details.open && !listing.firstChild) listing.innerHTML = fast.lines.map((l, i) => line(l, fast.from + i)).join('');
+    };
+    if (!details._watched) {
+      details._watched = true;
+      details.addEventListener('toggle', drawFast);
+    }
+    drawFast();
   }
 
   go(step, input = true) {
@@ -310,7 +327,7 @@ class CodeWalk extends LookbackWidget {
     const lines = s ? s.src.row.lines.map((l, i) => `${String(s.src.row.from + i).padStart(4)}  ${l}${this.noteList[i] && i <= at ? `   // ${this.noteList[i].replace('\n', '; ')}` : ''}`) : [];
     return drawReport(this, {
       title: `attention_row_ref, row of "${this.words[this.query]}"${this.causal ? ' (causal)' : ''}`,
-      width: 900,
+      width: 760,
       blocks: [
         { text: s ? `${s.src.row.file}, lines ${s.src.row.from}-${s.src.row.to}; at line ${s.src.row.from + at}` : '', size: 12 },
         ...lines.map((l, i) => ({ text: l, size: 11, bold: i === at })),
