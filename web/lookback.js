@@ -10,8 +10,6 @@ import './js/chapter/compute.js';
 import './js/widgets/compute-event.js';
 import './js/widgets/export.js';
 import './js/widgets/widget-kit.js';
-import './vendor/highlight/core.js';
-import './vendor/highlight/cpp.js';
 import './js/chapter/install.js';
 import './js/widgets/window.js';
 import './js/widgets/qkv-plane.js';

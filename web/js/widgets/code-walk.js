@@ -4,13 +4,20 @@
 // the values it produced (scores, max, exponentials, sum, weights, output), all returned by the core's
 // attentionRow. The vectorised kernel's softmax is shown too, with its weights for the same row.
 // Not an editor and not a debugger: the numbers come from one call, not from stepping the WebAssembly.
-import hljs from '../../vendor/highlight/core.js';
-import cpp from '../../vendor/highlight/cpp.js';
 import { LookbackWidget, define, esc, fmt } from './widget-kit.js';
 import { rows, workedInputs } from './worked-example.js';
 import { drawReport } from './export.js';
 
-hljs.registerLanguage('cpp', cpp);
+// highlight.js is loaded when the first code walk computes (it sits far down the chapter), once per page.
+let highlighter = null;
+function loadHighlighter() {
+  highlighter ??= Promise.all([import('../../vendor/highlight/core.js'), import('../../vendor/highlight/cpp.js')])
+    .then(([{ default: hljs }, { default: cpp }]) => {
+      hljs.registerLanguage('cpp', cpp);
+      return hljs;
+    });
+  return highlighter;
+}
 
 const SOURCE_ROOT = new URL('../../build/source/', import.meta.url);
 // The functions shown: file, the line their definition starts with, and the comment lines kept above it.
@@ -182,6 +189,7 @@ class CodeWalk extends LookbackWidget {
   async loadSources() {
     if (this.src) return this.src;
     const [row, fast] = await Promise.all(Object.values(SHOWN).map(async (s) => ({ ...s, ...cutFunction(await source(s.file), s.start) })));
+    this.hljs = await loadHighlighter();
     this.src = { row, fast };
     return this.src;
   }
@@ -255,7 +263,7 @@ class CodeWalk extends LookbackWidget {
   showSource() {
     const { row, fast } = this.state.src;
     const line = (l, no, attrs = '', val = '') => `<div class="ln"${attrs} data-line="${no}"><span class="no" aria-hidden="true">${no}</span><code class="src">${
-      hljs.highlight(l, { language: 'cpp', ignoreIllegals: true }).value}</code>${val}</div>`;
+      this.hljs.highlight(l, { language: 'cpp', ignoreIllegals: true }).value}</code>${val}</div>`;
     const code = this.root.querySelector('.code');
     if (code.dataset.file !== row.file) {
       code.dataset.file = row.file;
