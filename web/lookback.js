@@ -28,3 +28,6 @@ import './js/widgets/quiz.js';
 import './js/widgets/review-cards.js';
 import './js/widgets/next-token.js';
 import './js/widgets/counterfactual.js';
+import './js/widgets/model-handle.js';
+import './js/widgets/shuffle.js';
+import './js/widgets/code-walk.js';

@@ -46,6 +46,27 @@ export interface AttentionResult {
   weights: Float32Array | null;
   emptyRows: number;
 }
+export interface AttentionRowOptions extends Omit<AttentionOptions, 'weights'> {
+  /** the query head (default 0) */
+  head?: number;
+  /** the query's row, 0 to T-1 */
+  query: number;
+}
+/** One row of the scalar reference attention (attention_row_ref), every intermediate in float64. */
+export interface AttentionRowResult {
+  /** [S] scale·q·k / temperature; -Infinity where the key is hidden */
+  score: Float64Array;
+  max: number;
+  /** [S] exp(score - max); 0 where hidden */
+  e: Float64Array;
+  sum: number;
+  /** [S] e / sum */
+  weight: Float64Array;
+  /** [D] the weighted sum of the values */
+  out: Float64Array;
+  /** false when the row sees no key (weights and output are then zero) */
+  sees: boolean;
+}
 export interface GemmOptions { M: number; N: number; K: number; transB?: boolean }
 
 export interface Lookback {
@@ -63,6 +84,9 @@ export interface Lookback {
   blend(weights: Floats, v: Floats, options: BlendOptions): Float32Array;
   /** multi-head attention on projected q [T,H,D], k and v [S,Hkv,D] */
   attention(q: Floats, k: Floats, v: Floats, options: AttentionOptions): AttentionResult;
+  /** one (head, query) row of the scalar reference attention with its scores, max, exponentials, sum,
+   * weights and output */
+  attentionRow(q: Floats, k: Floats, v: Floats, options: AttentionRowOptions): AttentionRowResult;
   /** C = A·B ([M,K]·[K,N]) or A·Bᵀ (B is [N,K]) */
   gemm(a: Floats, b: Floats, options: GemmOptions): Float32Array;
   dot(a: Floats, b: Floats): number;

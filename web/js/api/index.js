@@ -51,6 +51,19 @@ function checked(result) {
   return result;
 }
 
+// The options of an attention call (plus `extra` ones), with `shape`: what the bindings read for every such call.
+function attentionOptions(fn, opts, extra) {
+  const o = options(fn, opts, {
+    T: REQUIRED, S: undefined, heads: 1, kvHeads: undefined, d: REQUIRED, causal: false, mask: null,
+    scale: true, temperature: 1, ...extra,
+  });
+  o.shape = {
+    T: o.T, S: o.S ?? o.T, heads: o.heads, kvHeads: o.kvHeads ?? o.heads, d: o.d,
+    scale: scaleFor(fn, o.scale, o.d), temperature: o.temperature, causal: !!o.causal, mask: u8(o.mask),
+  };
+  return o;
+}
+
 function makeApi(M) {
   const api = {
     /** floats per SIMD vector in this build (4 in WebAssembly) */
@@ -82,15 +95,15 @@ function makeApi(M) {
     },
 
     attention(q, k, v, opts) {
-      const o = options('attention', opts, {
-        T: REQUIRED, S: undefined, heads: 1, kvHeads: undefined, d: REQUIRED, causal: false, mask: null,
-        scale: true, temperature: 1, weights: true,
-      });
-      return checked(M.attention(f32(q), f32(k), f32(v), {
-        T: o.T, S: o.S ?? o.T, heads: o.heads, kvHeads: o.kvHeads ?? o.heads, d: o.d,
-        scale: scaleFor('attention', o.scale, o.d), temperature: o.temperature, causal: !!o.causal,
-        mask: u8(o.mask), weights: !!o.weights,
-      }));
+      const o = attentionOptions('attention', opts, { weights: true });
+      return checked(M.attention(f32(q), f32(k), f32(v), { ...o.shape, weights: !!o.weights }));
+    },
+
+    /** one (head, query) row of the scalar reference attention with every intermediate (float64): score
+     * (-Infinity where hidden), max, e = exp(score - max), sum, weight, out; sees = false if nothing is visible */
+    attentionRow(q, k, v, opts) {
+      const o = attentionOptions('attentionRow', opts, { head: 0, query: REQUIRED });
+      return checked(M.attentionRow(f32(q), f32(k), f32(v), { ...o.shape, head: o.head, query: o.query }));
     },
 
     gemm(a, b, opts) {

@@ -13,4 +13,12 @@ trackContents(document);
 // formulas and tables that scroll sideways on a narrow screen become focusable while they do
 const scrollers = new ResizeObserver((entries) => entries.forEach((e) => keyboardScrollable(e.target)));
 document.querySelectorAll('.formula, .table-wrap').forEach((el) => scrollers.observe(el));
+// under each formula, a line that shows while the formula scrolls (see chapter.css)
+document.querySelectorAll('.formula').forEach((el) => {
+  const hint = document.createElement('p');
+  hint.className = 'scroll-hint';
+  hint.setAttribute('aria-hidden', 'true');  // the formula itself is then labelled "formula (scrolls sideways)"
+  hint.textContent = 'the formula continues: scroll it sideways →';
+  el.after(hint);
+});
 firstComputation(client, document.getElementById('first-computation'));

@@ -10,3 +10,5 @@ import './quiz.js';
 import './review-cards.js';
 import './next-token.js';
 import './counterfactual.js';
+import './shuffle.js';
+import './code-walk.js';

@@ -1,7 +1,8 @@
 // The operations the worker answers: op name -> a call on the JS API. One table, so a new API function is
 // one new line here. Not the API itself (web/js/api) and not the message loop (worker.js).
 
-const CORE_OPS = ['simdWidth', 'scores', 'causalMask', 'paddingMask', 'softmax', 'blend', 'attention', 'gemm', 'dot'];
+const CORE_OPS = ['simdWidth', 'scores', 'causalMask', 'paddingMask', 'softmax', 'blend', 'attention', 'attentionRow', 'gemm',
+  'dot'];
 
 const extraOps = new Map();
 
