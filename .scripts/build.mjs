@@ -46,5 +46,6 @@ if (!nativeOnly) {
   run('cmake', ['--build', '.build/wasm', '-j', jobs, ...(webOnly ? ['--target', 'lookback_module'] : [])]);
   copyVendor();
   copyModels();
+  run('node', ['.scripts/custom-elements.mjs']);
 }
 console.log(`build: done (${webOnly ? 'web module' : nativeOnly ? 'native' : 'native + wasm'})`);

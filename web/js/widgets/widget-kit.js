@@ -328,6 +328,7 @@ export class LookbackWidget extends HTMLElement {
     const el = this.root.querySelector('.error');
     if (err) console.error(err);
     if (el) el.textContent = err ? `Could not compute: ${err.message}` : '';
+    this.toggleAttribute('data-error', !!err);
   }
 
   emit(type, detail) {
