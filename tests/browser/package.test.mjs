@@ -126,7 +126,7 @@ test('widgets embedded from another origin compute through a blob worker', T, as
   const dir = join(tmp, 'host');
   mkdirSync(dir);
   writeFileSync(join(dir, 'index.html'), hostPage(widgets));
-  const host = (await serve({ root: dir, csp: hostCsp(origin, 'blob:') })).replace('127.0.0.1', 'localhost');
+  const host = (await serve({ root: dir, csp: hostCsp(origin, `blob: ${origin}`) })).replace('127.0.0.1', 'localhost');
   const { page, record } = b;
   record.consoleErrors.length = 0;
   await page.goto(host);
@@ -144,7 +144,7 @@ test('where the page forbids blob workers, each widget says why inside itself', 
   const dir = join(tmp, 'strict-host');
   mkdirSync(dir);
   writeFileSync(join(dir, 'index.html'), hostPage(widgets));
-  const host = (await serve({ root: dir, csp: hostCsp(origin, "'self'") })).replace('127.0.0.1', 'localhost');
+  const host = (await serve({ root: dir, csp: hostCsp(origin, `'self' ${origin}`) })).replace('127.0.0.1', 'localhost');
   const { page, record } = b;
   record.consoleErrors.length = 0;
   await page.goto(host);
@@ -153,7 +153,7 @@ test('where the page forbids blob workers, each widget says why inside itself', 
     await until(() => el.getAttribute('data-error'), (v) => v !== null, `${tag} to show its error`, 20000);
     const text = await el.locator('.error').textContent();
     assert.match(text, /could not start its worker/);
-    assert.match(text, /Access-Control-Allow-Origin.*worker-src blob:/);
+    assert.match(text, /Access-Control-Allow-Origin.*worker-src blob: http:\/\/127\.0\.0\.1:\d+/);
     assert.ok(await el.locator('.error').isVisible());
   }
   assert.ok(record.consoleErrors.every((m) => /worker|Content Security Policy/i.test(m)), record.consoleErrors.join('\n'));
@@ -162,6 +162,10 @@ test('where the page forbids blob workers, each widget says why inside itself', 
 
 test('opened from a file, the chapter and the embed page show how to serve them', T, async () => {
   const { page, record } = b;
+  // the harness lets only localhost through; this page also lets the files of web/ load (file: is no network)
+  const web = pathToFileURL(join(root, 'web/')).href;
+  const fromWeb = (u) => u.href.startsWith(web);
+  await page.route(fromWeb, (route) => route.continue());
   await page.goto(pathToFileURL(join(root, 'web/index.html')).href);
   const banner = page.locator('#lookback-file-banner');
   await banner.waitFor({ state: 'visible' });
@@ -171,6 +175,7 @@ test('opened from a file, the chapter and the embed page show how to serve them'
   await page.goto(pathToFileURL(join(root, 'web/embed.html')).href);
   await page.locator('#lookback-file-banner').waitFor({ state: 'visible', timeout: 10000 });
   assert.match(await page.locator('#lookback-file-banner').textContent(), /python3 -m http\.server 8080/);
+  await page.unroute(fromWeb);
   record.consoleErrors.length = 0;  // a file page's blocked module loads are the browser's own errors
   for (const path of ['index.html', 'embed.html']) {
     await page.goto(new URL(path, b.url).href);

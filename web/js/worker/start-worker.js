@@ -1,7 +1,8 @@
 // Starts the module worker, also when the script that asks for it came from another origin (a CDN, an asset
 // host): a page may only start workers from its own origin, so a cross-origin worker script is started
 // through a same-origin blob: module that imports it (the host must send CORS headers, as it must for the
-// module scripts anyway). Not the protocol spoken with the worker (client.js).
+// module scripts anyway, and a page's CSP must allow "worker-src blob: <that origin>": a module worker's
+// imports are worker fetches). Not the protocol spoken with the worker (client.js).
 
 export function startWorker(url) {
   const href = new URL(url, globalThis.location?.href).href;
@@ -23,10 +24,11 @@ export function workerAdvice(url) {
     return 'this page was opened from a file, and browsers do not run workers or load modules from files: '
       + 'serve the folder over http (e.g. `python3 -m http.server 8080` in it) and open http://localhost:8080/';
   }
-  if (new URL(url, page?.href).origin !== page?.origin) {
-    return `the widget files come from ${new URL(url, page?.href).origin}, another origin: that host must send `
-      + '"Access-Control-Allow-Origin" (CORS) headers and the page\'s Content-Security-Policy must allow '
-      + '"worker-src blob:"; or serve lookback.js and its folder from this page\'s own origin';
+  const from = new URL(url, page?.href).origin;
+  if (from !== page?.origin) {
+    return `the widget files come from ${from}, another origin: that host must send "Access-Control-Allow-Origin" `
+      + `(CORS) headers, and a Content-Security-Policy on this page must allow "worker-src blob: ${from}"; or serve `
+      + 'lookback.js and its folder from this page\'s own origin';
   }
   return 'check the browser console for the file that failed to load, and that the whole folder of lookback.js is served';
 }
