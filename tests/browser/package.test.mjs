@@ -7,7 +7,7 @@
 // Not the chapter or embed page tests.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -120,8 +120,17 @@ const hostCsp = (widgets, workers) => [
   `connect-src 'self' ${widgets}`, "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
 ].join('; ');
 
-test('widgets embedded from another origin compute through a blob worker', T, async () => {
-  const widgets = await serve({ cors: true });  // http://127.0.0.1:port/
+// What README tells a lesson author to copy for the widgets without a model: lookback.js, js/ and build/.
+const EMBED_PARTS = ['lookback.js', 'js', 'build'];
+
+test('widgets embedded from another origin compute through a blob worker, from the documented files alone', T, async () => {
+  const copy = join(tmp, 'asset-host');
+  for (const part of EMBED_PARTS) cpSync(join(root, 'web', part), join(copy, part), { recursive: true });
+  let bytes = 0;
+  const count = (p) => (statSync(p).isDirectory() ? readdirSync(p).forEach((f) => count(join(p, f))) : (bytes += statSync(p).size));
+  count(copy);
+  console.log(`# the math widgets' files (${EMBED_PARTS.join(', ')}): ${(bytes / 1e6).toFixed(2)} MB`);
+  const widgets = await serve({ root: copy, cors: true });  // http://127.0.0.1:port/
   const origin = widgets.slice(0, -1);
   const dir = join(tmp, 'host');
   mkdirSync(dir);
@@ -200,4 +209,22 @@ test('custom-elements.json describes every defined element and its attributes', 
     assert.deepEqual(d.attributes.map((a) => a.name), attributes, `${tag} attributes`);
     assert.ok(d.description.length > 20, `${tag} has a description`);
   }
+});
+
+test('a widget\'s lookback-compute event can follow a model loading (progress through the controller)', T, async () => {
+  const { page, record } = b;
+  await page.goto(new URL('embed.html', b.url).href);
+  const r = await page.evaluate(() => new Promise((resolve) => {
+    const seen = [];
+    const detail = {
+      op: 'loadModel', args: ['sprout'], key: 'progress-test', claimed: false, progress: (p) => seen.push(p),
+      reply: (err, result) => resolve({ err: err && String(err), handle: result?.handle, seen }),
+    };
+    document.body.dispatchEvent(new CustomEvent('lookback-compute', { bubbles: true, composed: true, detail }));
+  }));
+  assert.equal(r.err, null);
+  assert.ok(r.handle > 0);
+  const last = r.seen.at(-1);
+  assert.ok(r.seen.length >= 2 && last.loaded > 1e6 && last.loaded === last.total, JSON.stringify(last));
+  assert.deepEqual(record.consoleErrors, []);
 });

@@ -18,6 +18,7 @@
 #include "model/safetensors.hpp"
 #include "model/sampler.hpp"
 #include "model/generation_stream.hpp"
+#include "model/hf_llama.hpp"
 #include "model/session.hpp"
 
 namespace lookback::bind {
@@ -123,7 +124,9 @@ val load_bundle_js(val safetensors, val config_text, val tokenizer_text) {
     const auto bytes = bytes_arg(fn, "the safetensors file", safetensors);
     const std::string config = string_arg(fn, "config.json", config_text);
     const std::string tokenizer = string_arg(fn, "tokenizer.json", tokenizer_text);
-    return register_model(load_bundle(bytes.data(), bytes.size(), config, tokenizer));
+    // a Hugging Face transformers folder (LlamaForCausalLM) uses the same three file names
+    return register_model(is_hf_config(config) ? load_hf_llama(bytes.data(), bytes.size(), config, tokenizer)
+                                               : load_bundle(bytes.data(), bytes.size(), config, tokenizer));
   });
 }
 

@@ -1,12 +1,13 @@
-// Recognises model files in formats lookback does not read, before the core parses them, so the error says
-// what the files are and what lookback reads instead (rather than "unknown key"). Today: the Hugging Face
-// transformers layout (config.json with "architectures"/"model_type", tokenizer.json of the tokenizers
-// library). Not a converter.
+// Recognises a mix of formats lookback does not read, before the core parses it, so the error says what the
+// files are and what lookback reads instead (rather than "missing key"): a lookback config.json beside a
+// Hugging Face tokenizer.json. (A Hugging Face config.json goes to the core's Llama reader, whose errors say
+// what it does not support.) Not a converter.
 import { CODES, coded } from './errors.js';
 
 const SUPPORTED = 'lookback reads its own bundle (model.safetensors, a config.json with "n_layers", "n_heads", '
-  + '"dim", "rope_layout" ..., and a tokenizer.json with "type": "byte-bpe", as written by `npm run train`) and '
-  + 'llama2.c checkpoints (.bin with their tokenizer .bin)';
+  + '"dim", "rope_layout" ..., and a tokenizer.json with "type": "byte-bpe", as written by `npm run train`), '
+  + 'Hugging Face Llama folders (LlamaForCausalLM config.json, model.safetensors, byte-level BPE tokenizer.json) '
+  + 'and llama2.c checkpoints (.bin with their tokenizer .bin)';
 
 function parsed(text) {
   try {
@@ -16,17 +17,14 @@ function parsed(text) {
   }
 }
 
-// Throws LOOKBACK_UNSUPPORTED_FORMAT for a Hugging Face config or tokenizer; returns otherwise.
+const isHuggingFace = (config) => !!config && typeof config === 'object' && !!(config.architectures || config.model_type);
+
+// Throws LOOKBACK_UNSUPPORTED_FORMAT for a lookback config.json with a Hugging Face tokenizer.json.
 export function detectForeign(configText, tokenizerText) {
-  const config = parsed(configText);
-  if (config && typeof config === 'object' && (config.architectures || config.model_type)) {
-    const arch = [].concat(config.architectures ?? config.model_type).join(', ');
-    throw coded(CODES.UNSUPPORTED_FORMAT, `loadModel: config.json is a Hugging Face transformers config (${arch}), `
-      + `which lookback does not read; ${SUPPORTED}`);
-  }
+  if (isHuggingFace(parsed(configText))) return;
   const tok = parsed(tokenizerText);
-  if (tok && typeof tok === 'object' && tok.model && typeof tok.model === 'object' && !('type' in tok && typeof tok.type === 'string')) {
+  if (tok && typeof tok === 'object' && tok.model && typeof tok.model === 'object' && typeof tok.type !== 'string') {
     throw coded(CODES.UNSUPPORTED_FORMAT, `loadModel: tokenizer.json is a Hugging Face tokenizers file (model `
-      + `${tok.model.type ?? 'unknown'}), which lookback does not read; ${SUPPORTED}`);
+      + `${tok.model.type ?? 'unknown'}) but config.json is lookback's own; ${SUPPORTED}`);
   }
 }

@@ -9,11 +9,12 @@ export function installComputeController(doc = document, workerUrl) {
   if (doc[INSTALLED]) return doc[INSTALLED];
   const client = new ComputeClient(workerUrl);
   doc.addEventListener('lookback-compute', (event) => {
-    const { op, args, key, reply } = event.detail || {};
+    const { op, args, key, reply, progress } = event.detail || {};
     if (typeof reply !== 'function') return;
     event.stopPropagation();
     event.detail.claimed = true;
-    client.request(op, args, { key }).then((r) => reply(null, r), (e) => reply(e));
+    const onProgress = typeof progress === 'function' ? progress : undefined;
+    client.request(op, args, { key, onProgress }).then((r) => reply(null, r), (e) => reply(e));
   });
   doc[INSTALLED] = client;
   return client;

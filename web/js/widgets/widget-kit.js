@@ -289,9 +289,10 @@ export class LookbackWidget extends HTMLElement {
 
   // One request to the core; its answer is dropped (AbortError) if a newer computation started meanwhile,
   // unless `keep` (for work that does not depend on the live state).
-  ask(op, args, name = op, { keep = false } = {}) {
+  // onProgress(value) receives what the operation reports on the way (loadModel: {loaded, total} bytes).
+  ask(op, args, name = op, { keep = false, onProgress } = {}) {
     const gen = this._gen;
-    return requestCompute(this, op, args, `${this.key}:${name}`).then((r) => {
+    return requestCompute(this, op, args, `${this.key}:${name}`, { onProgress }).then((r) => {
       if (!keep && gen !== this._gen) throw abortError();
       return r;
     });
