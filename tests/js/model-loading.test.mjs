@@ -1,6 +1,6 @@
 // node:test tests of loading and streaming like the libraries people know: loadModel's onProgress (bytes
 // loaded / total, ending at the files' real size) and AbortSignal (AbortError, code LOOKBACK_ABORTED), the
-// `code` (and `cause`) of the API's errors, a Hugging Face folder refused with what lookback reads, baseUrl,
+// `code` (and `cause`) of the API's errors, Hugging Face files it does not read refused with what it reads, baseUrl,
 // and Model.stream: the same tokens as generate(), stoppable by a signal or by leaving the loop.
 // Not the model's numerics (model.test.mjs).
 import { after, before, test } from 'node:test';
@@ -57,17 +57,18 @@ test('errors carry a code and, where there is one, a cause', async () => {
     && /npm run build/.test(e.message) && e.cause instanceof Error);
 });
 
-test('a Hugging Face Llama folder is refused with what lookback reads', async () => {
+test('a Hugging Face tokenizer beside a lookback config, or a Hugging Face model other than Llama, is refused', async () => {
   const hf = join(dir, 'hf');
   await rm(hf, { recursive: true, force: true });
   await mkdir(hf);
   await writeFile(join(hf, 'model.safetensors'), lb.randomWeights(CONFIG, { seed: 3 }));
-  await writeFile(join(hf, 'config.json'), JSON.stringify({ architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 24 }));
+  await writeFile(join(hf, 'config.json'), JSON.stringify(CONFIG));
   await writeFile(join(hf, 'tokenizer.json'), JSON.stringify({ version: '1.0', model: { type: 'BPE', vocab: {}, merges: [] } }));
   await assert.rejects(lb.loadModel(hf), (e) => e.code === 'LOOKBACK_UNSUPPORTED_FORMAT'
-    && /Hugging Face transformers config \(LlamaForCausalLM\)/.test(e.message) && /llama2\.c/.test(e.message));
-  await writeFile(join(hf, 'config.json'), JSON.stringify(CONFIG));
-  await assert.rejects(lb.loadModel(hf), (e) => e.code === 'LOOKBACK_UNSUPPORTED_FORMAT' && /tokenizers file \(model BPE\)/.test(e.message));
+    && /tokenizers file \(model BPE\) but config\.json is lookback's own/.test(e.message) && /llama2\.c/.test(e.message));
+  await writeFile(join(hf, 'config.json'), JSON.stringify({ architectures: ['GPT2LMHeadModel'], model_type: 'gpt2' }));
+  await assert.rejects(lb.loadModel(hf), (e) => e.code === 'LOOKBACK_BAD_MODEL'
+    && /\["GPT2LMHeadModel"\].*lookback reads LlamaForCausalLM/.test(e.message));
 });
 
 test('baseUrl relocates the loader, the .wasm and the bundled models together', async () => {
