@@ -35,7 +35,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('the tarball holds what users need and no sources, tests or scripts', () => {
   const files = packed.files.map((f) => f.path);
   for (const need of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'custom-elements.json',
-    'web/build/lookback-core.mjs', 'web/build/lookback-core.wasm', 'web/vendor/katex/katex.mjs', 'web/lookback.js',
+    'web/build/lookback-core.mjs', 'web/build/lookback-core.wasm', 'web/vendor/katex/katex.mjs', 'web/lookback.js', 'web/lookback.d.ts',
     'web/models/sprout/model.safetensors', 'web/models/sprout/card.json', 'web/js/api/index.d.ts',
     'web/js/api/node.js', 'web/js/worker/worker.js', 'web/js/worker/remote-model.js', 'web/js/cli/lookback.mjs',
     'web/index.html', 'web/embed.html']) {
@@ -87,6 +87,17 @@ test('a consumer TypeScript file type-checks against the shipped declarations', 
   const file = join(dir, 'consumer.ts');
   writeFileSync(file, `
     import { loadLookback, type Lookback, type LookbackError } from 'lookback';
+    import { configure } from 'lookback/widgets';
+    import { ComputeClient } from 'lookback/client';
+    import { loadRemoteModel } from 'lookback/remote-model';
+    async function page(): Promise<string> {
+      configure({ baseUrl: '/lookback/' });
+      const remote = await loadRemoteModel(new ComputeClient('/lookback/js/worker/worker.js'), 'sprout', { onProgress: (p) => p.loaded });
+      const g = await remote.keyed('k').generate('Once', { onToken: (t) => t.text, signal: new AbortController().signal });
+      // @ts-expect-error: a remote call returns a promise
+      const n: number = remote.next('Once')[0].p;
+      return g.text + n;
+    }
     async function main(): Promise<number> {
       const lb: Lookback = await loadLookback({ baseUrl: new URL('./', import.meta.url) });
       const a = lb.attention(new Float32Array(4), new Float32Array(4), new Float32Array(4), { T: 1, d: 4 });
@@ -100,6 +111,7 @@ test('a consumer TypeScript file type-checks against the shipped declarations', 
       return n + a.output.length;
     }
     main();
+    page();
   `);
   const program = ts.createProgram([file], {
     strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext,
