@@ -10,6 +10,7 @@ export const CODES = Object.freeze({
   BAD_MODEL: 'LOOKBACK_BAD_MODEL',             // files that were read but are not a valid model
   UNSUPPORTED_FORMAT: 'LOOKBACK_UNSUPPORTED_FORMAT',  // a known format lookback does not read
   ABORTED: 'LOOKBACK_ABORTED',                 // stopped through an AbortSignal (name "AbortError")
+  WORKER_FAILED: 'LOOKBACK_WORKER_FAILED',     // a page's worker could not start (web/js/worker/client.js)
 });
 
 export function coded(code, message, { cause, type = Error } = {}) {

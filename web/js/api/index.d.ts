@@ -127,7 +127,7 @@ export interface LoadModelOptions {
 /** The `code` of the Errors the API throws on purpose (Error.cause holds the underlying error, if any). */
 export type ErrorCode =
   | 'LOOKBACK_BAD_ARGUMENT' | 'LOOKBACK_NOT_FOUND' | 'LOOKBACK_FETCH_FAILED' | 'LOOKBACK_CORE_MISSING'
-  | 'LOOKBACK_BAD_MODEL' | 'LOOKBACK_UNSUPPORTED_FORMAT' | 'LOOKBACK_ABORTED';
+  | 'LOOKBACK_BAD_MODEL' | 'LOOKBACK_UNSUPPORTED_FORMAT' | 'LOOKBACK_ABORTED' | 'LOOKBACK_WORKER_FAILED';
 export interface LookbackError extends Error { code: ErrorCode; cause?: unknown }
 /** Token ids: a plain array or a typed array of integers in [0, V). */
 export type TokenIds = ArrayLike<number>;

@@ -1,7 +1,8 @@
-// The model half of the lookback JS API: loadModel(source) and the Model it returns (encode, decode, tokens,
-// forward, next, generate, window, dispose), over the handle-based bindings of wasm/bindings/model.cpp.
-// Finds files (a bundled model by name, a URL or path, or bytes), passes plain arrays in and out, and turns
-// the bindings' returned Error objects into throws. Not here: the attention functions (index.js), any
+// The model half of the lookback JS API: loadModel(source, { onProgress, signal }) and the Model it returns
+// (encode, decode, tokens, forward, next, generate, stream, window, headScores, dispose), over the handle-based
+// bindings of wasm/bindings/model.cpp. Resolves sources (a bundled model by name under the API's base URL, a
+// URL or path, or bytes), passes plain arrays in and out, and turns the bindings' returned Error objects into
+// throws with a `code`. Not here: reading files (files.js), the attention functions (index.js), any
 // computation (the WebAssembly core), the worker protocol (web/js/worker).
 import { abortError, CODES, coded, throwIfAborted } from './errors.js';
 import { exists, IN_NODE, locate, progressOver, readBytes } from './files.js';

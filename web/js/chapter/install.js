@@ -6,6 +6,8 @@
 import { installComputeController } from './compute.js';
 
 export const client = installComputeController(document, new URL('../worker/worker.js', import.meta.url));
+// the worker starts early (the core loads while the page renders), after this task so configure() can move it
+setTimeout(() => client.start(), 0);
 
 export function configure({ baseUrl } = {}) {
   if (baseUrl === undefined) return;

@@ -12,6 +12,8 @@ export interface RequestOptions {
 /** The page's side of the module worker; the worker starts on the first request. */
 export class ComputeClient {
   constructor(workerUrl?: string | URL);
+  /** starts the worker now (otherwise the first request does) */
+  start(): void;
   request<R = unknown>(op: string, args?: unknown[], options?: RequestOptions): Promise<R>;
   terminate(): void;
 }

@@ -3,8 +3,8 @@
 // dropped, not run); an aborted `signal` cancels the request in the worker (AbortError); `onProgress` receives
 // what the operation reports on the way (a model's bytes loaded, a generation's tokens). Requests made in the
 // same task travel as one message and their answers come back as one (an update that needs several
-// computations pays one round trip). The worker starts on the first request (start-worker.js, also from
-// another origin). Not the worker (worker.js); widgets never import this: a controller does (web/js/chapter).
+// computations pays one round trip). The worker starts on start() or the first request (start-worker.js, also
+// from another origin); if it cannot, every request rejects with code LOOKBACK_WORKER_FAILED. Not the worker (worker.js); widgets never import this: a controller does (web/js/chapter).
 import { startWorker, workerAdvice } from './start-worker.js';
 
 export class ComputeClient {
