@@ -3,7 +3,8 @@
 // dispose), each returning a promise, and the same info/context. model.keyed(key) gives a handle whose calls
 // drop older queued calls made with the same key. loadRemoteModel takes onProgress ({loaded, total} bytes)
 // and signal (AbortSignal) as loadModel does; generate takes onToken ({id, token, text} as each token comes)
-// and signal, and then streams (Model.stream in the worker) and can be cancelled (AbortError). Not the model (web/js/api/model.js) nor the worker's side.
+// and signal, and then streams (Model.stream in the worker) and can be cancelled (AbortError).
+// Not the model (web/js/api/model.js) nor the worker's side.
 import { MODEL_METHODS } from './model-ops.js';
 
 export async function loadRemoteModel(client, source, opts) {
