@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadLookback } from 'lookback';
 import { CONFIG, TOKENIZER } from './tiny-model.mjs';
@@ -76,6 +76,7 @@ test('baseUrl relocates the loader, the .wasm and the bundled models together', 
   const other = await loadLookback({ baseUrl: base });
   assert.notEqual(other, lb, 'another base is another instance');
   assert.equal(await loadLookback({ baseUrl: base }), other, 'the same base is shared');
+  assert.equal(await loadLookback({ baseUrl: relative(process.cwd(), elsewhere) }), other, 'in Node, a path names it too');
   assert.equal(await loadLookback({ baseUrl: web }), lb, 'the default base is web/');
   const m = await other.loadModel('sprout');
   assert.ok(m.next('Once upon a', { topK: 1 })[0].p > 0);

@@ -3,7 +3,8 @@
 
 export interface LoadConfig {
   /** the folder that holds build/ (loader and .wasm) and models/, i.e. a served copy of the package's web/
-   * (default: the web/ folder beside this file). Relocates all three together: for bundled pages and CDNs. */
+   * (default: the web/ folder beside this file; in Node also a path). Relocates all three together: for bundled
+   * pages and CDNs. */
   baseUrl?: string | URL;
   /** the module's .wasm bytes, if you have them already */
   wasmBinary?: ArrayBuffer | Uint8Array;

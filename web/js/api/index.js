@@ -13,7 +13,8 @@ const loaded = new Map();  // base URL -> the promise of its API, shared by late
 // where they are served from (a bundled page, a CDN).
 function webBase(baseUrl) {
   if (baseUrl === undefined) return new URL('../../', import.meta.url);
-  const here = globalThis.document?.baseURI ?? globalThis.location?.href;
+  const cwd = IN_NODE ? `file://${encodeURI(process.cwd().replace(/\\/g, '/')).replace(/^\/?/, '/')}/` : undefined;
+  const here = globalThis.document?.baseURI ?? globalThis.location?.href ?? cwd;
   const url = baseUrl instanceof URL ? baseUrl : new URL(String(baseUrl), here);
   return url.href.endsWith('/') ? url : new URL(`${url.href}/`);
 }
