@@ -50,6 +50,9 @@ test('errors carry a code and, where there is one, a cause', async () => {
   await assert.rejects(lb.loadModel(dir, { config: { ...CONFIG, n_heads: 5 } }), (e) => e.code === 'LOOKBACK_BAD_MODEL' && e.cause instanceof Error);
   await assert.rejects(loadLookback({ baseUrl: pathToFileURL(join(dir, 'nowhere/')) }), (e) => e.code === 'LOOKBACK_CORE_MISSING'
     && /npm run build/.test(e.message) && e.cause instanceof Error);
+  const corrupt = Uint8Array.of(0, 0x61, 0x73, 0x6d, 9, 9, 9, 9);  // "\0asm" and a version that does not exist
+  await assert.rejects(loadLookback({ wasmBinary: corrupt }), (e) => e.code === 'LOOKBACK_CORE_MISSING'
+    && /\(the wasmBinary given\) did not start/.test(e.message) && e.cause !== undefined);
 });
 
 test('a Hugging Face tokenizer beside a lookback config, or a Hugging Face model other than Llama, is refused', async () => {

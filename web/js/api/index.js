@@ -62,7 +62,12 @@ async function instantiate(base, { wasmBinary, wasmUrl }) {
   } else {
     args.locateFile = (path) => (path.endsWith('.wasm') ? wasmLocation.href : new URL(path, moduleUrl).href);
   }
-  return create(args);
+  try {
+    return await create(args);
+  } catch (e) {
+    const what = wasmBinary ? 'the wasmBinary given' : wasmLocation.href;
+    throw coded(CODES.CORE_MISSING, `the WebAssembly core (${what}) did not start (${e.message}); ${missingCoreAdvice(wasmLocation)}`, { cause: e });
+  }
 }
 
 // Results of the bindings are either values or Error objects (returned, so that C++ cleans up); throw those.
