@@ -75,5 +75,6 @@ if (!nativeOnly) {
   copyHighlighter();
   copyShownSources();
   copyModels();
+  run('node', ['.scripts/custom-elements.mjs']);
 }
 console.log(`build: done (${webOnly ? 'web module' : nativeOnly ? 'native' : 'native + wasm'})`);

@@ -1,6 +1,8 @@
 // The one script a lesson author includes to use lookback's widgets in another page:
 //   <script type="module" src="path/to/lookback.js"></script>  then e.g.  <lookback-qkv-plane></lookback-qkv-plane>
 // It installs the compute controller (one module worker, found relative to this file) and defines every widget.
+// As a module (`import { configure } from 'lookback/widgets'` in a bundled page), configure({ baseUrl }) says
+// where the web/ folder is served, since a bundle no longer sits beside it.
 // Not the chapter (index.html) and not the Node API (js/api).
 //
 // Every module is named here, leaves first, so the browser fetches them all in one wave instead of discovering
@@ -31,3 +33,5 @@ import './js/widgets/counterfactual.js';
 import './js/widgets/model-handle.js';
 import './js/widgets/shuffle.js';
 import './js/widgets/code-walk.js';
+
+export { configure } from './js/chapter/install.js';

@@ -18,6 +18,8 @@
 #include "model/llama2c.hpp"
 #include "model/safetensors.hpp"
 #include "model/sampler.hpp"
+#include "model/generation_stream.hpp"
+#include "model/hf_llama.hpp"
 #include "model/session.hpp"
 
 namespace lookback::bind {
@@ -30,6 +32,7 @@ constexpr std::size_t kMaxIds = std::size_t(1) << 22;
 struct Entry {
   LoadedModel model;
   Session session;
+  std::unique_ptr<GenerationStream> stream;  // the generation being streamed, if any (one per model)
   explicit Entry(LoadedModel m) : model(std::move(m)), session(model.transformer) {}
 };
 
@@ -130,7 +133,9 @@ val load_bundle_js(val safetensors, val config_text, val tokenizer_text, val wei
     const auto bytes = bytes_arg(fn, "the safetensors file", safetensors);
     const std::string config = string_arg(fn, "config.json", config_text);
     const std::string tokenizer = string_arg(fn, "tokenizer.json", tokenizer_text);
-    return register_model(load_bundle(bytes.data(), bytes.size(), config, tokenizer, format));
+    // a Hugging Face transformers folder (LlamaForCausalLM) uses the same three file names
+    return register_model(is_hf_config(config) ? load_hf_llama(bytes.data(), bytes.size(), config, tokenizer, format)
+                                               : load_bundle(bytes.data(), bytes.size(), config, tokenizer, format));
   });
 }
 
@@ -261,28 +266,65 @@ val next_js(double handle, val ids_in, val opts) {
   });
 }
 
+// opts: { maxTokens, temperature, topP, seed, window, positions } -> the options, and the prompt in `ids`.
+GenerateOptions generate_options(const char* fn, Entry& e, const val& ids_in, const val& opts, std::vector<int>& ids) {
+  const ModelConfig& c = e.model.transformer->config();
+  GenerateOptions g;
+  g.window = bool_opt(opts, "window");
+  g.positions = bool_opt(opts, "positions");
+  ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), g.window);
+  if (ids.empty()) fail(fn, ": ids must hold at least one token");
+  g.max_tokens = int_arg(fn, "maxTokens", opts["maxTokens"].as<double>(), 0, 1 << 20);
+  g.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>());
+  if (g.temperature < 0) fail(fn, ": temperature must be >= 0 (0 = always the most probable token)");
+  g.top_p = num_arg(fn, "topP", opts["topP"].as<double>(), true);
+  if (g.top_p > 1) fail(fn, ": topP must be in (0, 1] (got ", g.top_p, ")");
+  g.seed = std::uint64_t(int_arg(fn, "seed", opts["seed"].as<double>(), 0, 4294967295.0));
+  return g;
+}
+
 // opts: { maxTokens, temperature, topP, seed, window, positions }.
 val generate_js(double handle, val ids_in, val opts) {
   return guarded([&] {
     const char* fn = "generate";
     Entry& e = entry(fn, handle);
-    const ModelConfig& c = e.model.transformer->config();
-    GenerateOptions g;
-    g.window = bool_opt(opts, "window");
-    g.positions = bool_opt(opts, "positions");
-    const std::vector<int> ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), g.window);
-    if (ids.empty()) fail(fn, ": ids must hold at least one token");
-    g.max_tokens = int_arg(fn, "maxTokens", opts["maxTokens"].as<double>(), 0, 1 << 20);
-    g.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>());
-    if (g.temperature < 0) fail(fn, ": temperature must be >= 0 (0 = always the most probable token)");
-    g.top_p = num_arg(fn, "topP", opts["topP"].as<double>(), true);
-    if (g.top_p > 1) fail(fn, ": topP must be in (0, 1] (got ", g.top_p, ")");
-    g.seed = std::uint64_t(int_arg(fn, "seed", opts["seed"].as<double>(), 0, 4294967295.0));
+    std::vector<int> ids;
+    const GenerateOptions g = generate_options(fn, e, ids_in, opts, ids);
     const Generation out = generate(e.session, ids, g);
     val r = val::object();
     r.set("ids", ints_js(out.ids));
     r.set("text", text_js(e.model.tokenizer->decode(out.ids)));
     r.set("stop", out.stop);
+    return r;
+  });
+}
+
+// Starts a streamed generation (replacing the model's previous one); same opts as generate_js.
+val generate_start_js(double handle, val ids_in, val opts) {
+  return guarded([&] {
+    const char* fn = "generate";
+    Entry& e = entry(fn, handle);
+    std::vector<int> ids;
+    const GenerateOptions g = generate_options(fn, e, ids_in, opts, ids);
+    e.stream = std::make_unique<GenerationStream>(e.session, ids, g);
+    return val(true);
+  });
+}
+
+// Up to `count` more tokens of the streamed generation: { ids, text, stop } (stop "" while it runs). text is
+// the decoded text of all tokens so far (a token may end inside a UTF-8 character).
+val generate_step_js(double handle, double count) {
+  return guarded([&] {
+    const char* fn = "generate";
+    Entry& e = entry(fn, handle);
+    if (!e.stream) fail(fn, ": no generation was started on this model");
+    const int n = int_arg(fn, "count", count, 1, 1 << 20);
+    const std::vector<int> ids = e.stream->step(e.session, n);
+    val r = val::object();
+    r.set("ids", ints_js(ids));
+    r.set("text", text_js(e.model.tokenizer->decode(e.stream->ids())));
+    r.set("stop", e.stream->stop());
+    if (e.stream->done()) e.stream.reset();
     return r;
   });
 }
@@ -351,5 +393,7 @@ EMSCRIPTEN_BINDINGS(lookback_model) {
   emscripten::function("modelForward", &forward_js);
   emscripten::function("modelNext", &next_js);
   emscripten::function("modelGenerate", &generate_js);
+  emscripten::function("modelGenerateStart", &generate_start_js);
+  emscripten::function("modelGenerateStep", &generate_step_js);
   emscripten::function("modelHeadScores", &head_scores_js);
 }

@@ -2,6 +2,10 @@
 // Shapes use the letters T (queries), S (keys), H (heads), D (head width).
 
 export interface LoadConfig {
+  /** the folder that holds build/ (loader and .wasm) and models/, i.e. a served copy of the package's web/
+   * (default: the web/ folder beside this file; in Node also a path). Relocates all three together: for bundled
+   * pages and CDNs. */
+  baseUrl?: string | URL;
   /** the module's .wasm bytes, if you have them already */
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** where to fetch the .wasm from (default: web/build/lookback-core.wasm beside the API) */
@@ -158,7 +162,18 @@ export interface LoadModelOptions {
    * bytes) or 'q8' (blocks of 32 int8 with a scale each, about a quarter); chosen once at load
    */
   weights?: 'f32' | 'f16' | 'q8';
+  /** called as the files arrive: bytes loaded so far and their total (null until every file's size is known,
+   * or when it cannot be, e.g. a compressed response) */
+  onProgress?: (progress: { loaded: number; total: number | null }) => void;
+  /** stops the loading: the promise rejects with an AbortError (code LOOKBACK_ABORTED) */
+  signal?: AbortSignal;
 }
+
+/** The `code` of the Errors the API throws on purpose (Error.cause holds the underlying error, if any). */
+export type ErrorCode =
+  | 'LOOKBACK_BAD_ARGUMENT' | 'LOOKBACK_NOT_FOUND' | 'LOOKBACK_FETCH_FAILED' | 'LOOKBACK_CORE_MISSING'
+  | 'LOOKBACK_BAD_MODEL' | 'LOOKBACK_UNSUPPORTED_FORMAT' | 'LOOKBACK_ABORTED' | 'LOOKBACK_WORKER_FAILED';
+export interface LookbackError extends Error { code: ErrorCode; cause?: unknown }
 /** Token ids: a plain array or a typed array of integers in [0, V). */
 export type TokenIds = ArrayLike<number>;
 /** Text (encoded with the start mark first) or token ids. */
@@ -215,6 +230,12 @@ export interface GenerateResult {
   /** "end" (end mark), "max_tokens" or "context" (context full, no window) */
   stop: 'end' | 'max_tokens' | 'context';
 }
+export interface StreamOptions extends GenerateOptions {
+  /** stops the generation between two tokens (AbortError, code LOOKBACK_ABORTED) */
+  signal?: AbortSignal;
+}
+/** One streamed token: its id, its text, and the text of every token generated so far. */
+export interface StreamedToken { id: number; token: string; text: string }
 
 export interface HeadScoreOptions {
   /** random sequences repeated twice for the induction score (default 4; 0 = none) */
@@ -264,6 +285,8 @@ export interface Model {
   /** the topK most probable next tokens at a temperature */
   next(text: TextOrIds, options?: NextOptions): NextToken[];
   generate(prompt: TextOrIds, options?: GenerateOptions): GenerateResult;
+  /** the same tokens as generate(), one at a time (a macrotask between them); returns generate()'s result */
+  stream(prompt: TextOrIds, options?: StreamOptions): AsyncGenerator<StreamedToken, GenerateResult, undefined>;
   /** every head's measured habits over the texts (each within the context) and random repeats */
   headScores(texts: TextOrIds[], options?: HeadScoreOptions): HeadScores;
   /** frees the model now (otherwise when it is garbage-collected) */

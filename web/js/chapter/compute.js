@@ -13,11 +13,12 @@ export function installComputeController(doc = document, workerUrl) {
   const client = new ComputeClient(workerUrl);
   const modelOps = new ModelRegistry(client, doc).ops();
   doc.addEventListener('lookback-compute', (event) => {
-    const { op, args = [], key, reply } = event.detail || {};
+    const { op, args = [], key, reply, progress } = event.detail || {};
     if (typeof reply !== 'function') return;
     event.stopPropagation();
     event.detail.claimed = true;
-    const answer = Object.hasOwn(modelOps, op) ? modelOps[op](key, ...args) : client.request(op, args, { key });
+    const onProgress = typeof progress === 'function' ? progress : undefined;
+    const answer = Object.hasOwn(modelOps, op) ? modelOps[op](key, ...args) : client.request(op, args, { key, onProgress });
     answer.then((r) => reply(null, r), (e) => reply(e));
   });
   doc[INSTALLED] = client;
