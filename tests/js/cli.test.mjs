@@ -66,7 +66,7 @@ test('bad input: non-zero exit and one line on stderr', () => {
     [withModel('next', 'x', '--top', 'many'), /--top must be an integer/],
     [withModel('next', 'x', '--bogus'), /Unknown option '--bogus'/],
     [withModel('attend', 'x', '--layer', '9'), /--layer must be an integer in \[0, 1\]/],
-    [withModel('next', 'x'.repeat(20)), /context holds 16; pass \{ window: true \}/],
+    [withModel('next', 'x'.repeat(20)), /context holds 16; pass --window to keep/],
     [run('next', 'x', '--model', join(dir, 'missing')), /cannot read/],
     [withModel('next', 'x', '--temperature', '0'), /temperature must be a finite positive number/],
   ];
