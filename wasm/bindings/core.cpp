@@ -17,14 +17,25 @@ std::string dims(const char* a, int x, const char* b, int y, const char* c = nul
   return s.str();
 }
 
+// The scores scale·q·k of every head stay inside float32, and so do the kernel's intermediates: scale·k
+// (attention scales the keys first) or q·k (scores scales the products after).
+void scores_within_float32(const char* fn, const std::vector<float>& q, const std::vector<float>& k, int D,
+                           double scale, bool scaled_after) {
+  const double mq = max_abs(q), mk = max_abs(k);
+  if (scaled_after) within_float32(fn, "a product q·k", worst_score(D, mq, mk, 1));
+  else within_float32(fn, "scale times k", worst_scaled_k(mk, scale));
+  within_float32(fn, "a score (scale times q·k)", worst_score(D, mq, mk, scale));
+}
+
 val scores_js(val q, val k, double T_, double S_, double H_, double D_, double scale_) {
   return guarded([&] {
     const char* fn = "scores";
     const int T = int_arg(fn, "T", T_, 1), S = int_arg(fn, "S", S_, 1), H = int_arg(fn, "heads", H_, 1, 1024),
               D = int_arg(fn, "d", D_, 1, 8192);
-    const float scale = num_arg(fn, "scale", scale_);
+    const float scale = scale_arg(fn, scale_);
     auto qv = floats(fn, "q", q, elements(fn, {T, H, D}), dims("T", T, "heads", H, "d", D));
     auto kv = floats(fn, "k", k, elements(fn, {S, H, D}), dims("S", S, "heads", H, "d", D));
+    scores_within_float32(fn, qv, kv, D, std::fabs(scale), true);
     std::vector<float> out(elements(fn, {H, T, S}));
     lookback::scores(qv.data(), kv.data(), out.data(), T, S, H, D, scale);
     return to_js(out);
@@ -54,7 +65,7 @@ val softmax_js(val x, double R_, double C_, double temperature_, val mask) {
   return guarded([&] {
     const char* fn = "softmax";
     const int R = int_arg(fn, "rows", R_, 1, 1 << 26), C = int_arg(fn, "cols", C_, 1, 1 << 26);
-    const float temperature = num_arg(fn, "temperature", temperature_, true);
+    const float temperature = temperature_arg(fn, temperature_);
     const std::size_t n = elements(fn, {R, C});
     auto v = floats(fn, "x", x, n, dims("rows", R, "cols", C), Values::finite_or_minus_inf);
     auto m = mask_arg(fn, mask, n, dims("rows", R, "cols", C));
@@ -74,6 +85,7 @@ val blend_js(val w, val v, double T_, double S_, double H_, double D_) {
               D = int_arg(fn, "d", D_, 1, 8192);
     auto wv = floats(fn, "weights", w, elements(fn, {H, T, S}), dims("heads", H, "T", T, "S", S));
     auto vv = floats(fn, "v", v, elements(fn, {S, H, D}), dims("S", S, "heads", H, "d", D));
+    within_float32(fn, "a sum of weights times v", worst_sum(S, max_abs(wv), max_abs(vv)));
     std::vector<float> out(elements(fn, {T, H, D}));
     lookback::blend(wv.data(), vv.data(), out.data(), T, S, H, D);
     return to_js(out);
@@ -90,13 +102,16 @@ val attention_js(val q, val k, val v, val opts) {
     a.Hkv = int_arg(fn, "kvHeads", opts["kvHeads"].as<double>(), 1, a.H);
     if (a.H % a.Hkv) fail(fn, ": kvHeads (", a.Hkv, ") must divide heads (", a.H, ")");
     a.D = int_arg(fn, "d", opts["d"].as<double>(), 1, 8192);
-    a.scale = num_arg(fn, "scale", opts["scale"].as<double>());
-    a.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>(), true);
+    a.scale = scale_arg(fn, opts["scale"].as<double>());
+    a.temperature = temperature_arg(fn, opts["temperature"].as<double>());
+    within_float32(fn, "scale / temperature", std::fabs(double(a.scale)) / double(a.temperature));
     a.causal = opts["causal"].as<bool>();
     if (a.causal && a.S < a.T) fail(fn, ": causal attention needs S >= T (got S=", a.S, ", T=", a.T, ")");
     auto qv = floats(fn, "q", q, elements(fn, {a.T, a.H, a.D}), dims("T", a.T, "heads", a.H, "d", a.D));
     auto kv = floats(fn, "k", k, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
     auto vv = floats(fn, "v", v, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+    scores_within_float32(fn, qv, kv, a.D, std::fabs(double(a.scale)) / double(a.temperature), false);
+    within_float32(fn, "a sum of weights times v", worst_sum(a.S, 1, max_abs(vv)));
     auto m = mask_arg(fn, opts["mask"], elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
     const bool want = opts["weights"].as<bool>();
     std::vector<float> out(elements(fn, {a.T, a.H, a.D})), w(want ? elements(fn, {a.H, a.T, a.S}) : 0);
@@ -117,6 +132,7 @@ val gemm_js(val a, val b, double M_, double N_, double K_, bool transB) {
     auto av = floats(fn, "a", a, elements(fn, {M, K}), dims("M", M, "K", K));
     auto bv = transB ? floats(fn, "b", b, elements(fn, {N, K}), dims("N", N, "K", K))
                      : floats(fn, "b", b, elements(fn, {K, N}), dims("K", K, "N", N));
+    within_float32(fn, "a sum of products a·b", worst_sum(K, max_abs(av), max_abs(bv)));
     std::vector<float> c(elements(fn, {M, N}));
     (transB ? lookback::gemm_nt : lookback::gemm_nn)(M, N, K, av.data(), K, bv.data(), transB ? K : N, c.data(), N,
                                                     false);
@@ -131,6 +147,7 @@ val dot_js(val a, val b) {
     if (n > kMaxElements) fail("dot: a is longer than ", kMaxElements, " floats");
     auto av = floats("dot", "a", a, n, "a.length");
     auto bv = floats("dot", "b", b, n, "a.length");
+    within_float32("dot", "the sum of products a·b", worst_sum(double(n), max_abs(av), max_abs(bv)));
     return val(lookback::dot(av.data(), bv.data(), int(n)));
   });
 }
