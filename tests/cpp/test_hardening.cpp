@@ -130,25 +130,3 @@ TEST_CASE("encode_tail: the start mark and the end of the full encoding, for any
       }
   }
 }
-
-TEST_CASE("the cache: logits after a cached prefix equal a fresh pass bit for bit") {
-  for (const auto& nc : test_configs()) {
-    const auto model = random_model(nc.config, 21);
-    Rng rng(22);
-    const std::vector<int> ids = random_ids(rng, nc.config.max_seq_len, nc.config.vocab_size);
-    StepOptions o;
-    Session fresh(model), cached(model);
-    fresh.process(ids, o);
-    const std::vector<float> want = fresh.all_logits();
-    for (int cut : {1, 2, 3, 5, int(ids.size()) - 3, int(ids.size()) - 1}) {
-      cached.reset();
-      cached.process(std::vector<int>(ids.begin(), ids.begin() + cut), o);
-      for (std::size_t t = std::size_t(cut); t < ids.size(); ++t) cached.append(ids[t], o);
-      const std::vector<float> got = cached.all_logits();
-      REQUIRE(got.size() == want.size());
-      std::size_t differ = 0;
-      for (std::size_t i = 0; i < got.size(); ++i) differ += got[i] != want[i];
-      CHECK_MESSAGE(differ == 0, nc.name << ", prefix " << cut << ": " << differ << " logits differ");
-    }
-  }
-}

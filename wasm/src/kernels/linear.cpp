@@ -1,9 +1,6 @@
 // A linear layer with weights stored [out, in] (y = x·Wᵀ). Many rows go to gemm_nt (packed, tiled);
-// a few rows (decoding one token) go down the weight rows directly, reading each weight once and packing
-// nothing, with the very arithmetic of gemm's micro-kernel for every output (the same fused multiply-adds in
-// the same order, the same blocks of K), so that a row's result never depends on how many rows run together:
-// a cached decoding step gives the bits a full pass gives. Not here: biases (the models have none) or
-// activation functions.
+// a few rows (decoding one token) use dot products down four weight rows at a time, which reads each
+// weight once and packs nothing. Not here: biases (the models have none) or activation functions.
 #include <algorithm>
 
 #include "kernels/simd.hpp"
@@ -17,46 +14,32 @@ using simd::batch;
 using simd::W;
 constexpr int kGemmRows = 4;  // from this many rows on, gemm_nt's packing pays off
 
-// gemm's depth blocks (gemm.cpp: K in equal blocks of at most LOOKBACK_GEMM_KC), replayed here.
-#ifndef LOOKBACK_GEMM_KC
-#define LOOKBACK_GEMM_KC 512
-#endif
-constexpr int kKC = LOOKBACK_GEMM_KC;
-
-// The W weights w[j..j+n)[k] side by side (zeros past n), as gemm's packed B panel holds them.
-inline batch column(const float* Wt, int K, int n, int k) {
-  alignas(64) float t[W] = {};
-  for (int l = 0; l < n; ++l) t[l] = Wt[std::size_t(l) * K + k];
-  return simd::load(t);
-}
-
-// y[j..j+n) (+)= x·w[j..j+n) for n <= W outputs, lane l holding output j+l: per depth block
-// acc = fma(x[k], w[k], acc) from zero in k order, then y = acc or y = acc + y (gemm's micro-kernel exactly).
-void outputs_exact(const float* x, int K, const float* Wt, int n, float* y, bool acc_in) {
-  const int kblocks = (K + kKC - 1) / kKC, kcmax = (K + kblocks - 1) / kblocks;
-  for (int k0 = 0; k0 < K; k0 += kcmax) {
-    const int kend = std::min(K, k0 + kcmax);
-    batch acc(0.0f);
-    int k = k0;
-#if defined(__wasm_simd128__)
-    if (n == 4 && W == 4)  // four weight rows at a time through 4x4 transposes
-      for (; k + 4 <= kend; k += 4) {
-        v128_t b[4];
-        for (int i = 0; i < 4; ++i) b[i] = wasm_v128_load(Wt + std::size_t(i) * K + k);
-        simd::transpose4(b[0], b[1], b[2], b[3]);
-        for (int i = 0; i < 4; ++i) acc = xsimd::fma(batch(x[k + i]), batch(__m128(b[i])), acc);
-      }
-#endif
-    for (; k < kend; ++k) acc = xsimd::fma(batch(x[k]), column(Wt, K, n, k), acc);
-    alignas(64) float out[W];
-    simd::store(out, acc);
-    const bool add = acc_in || k0 > 0;
-    for (int l = 0; l < n; ++l) y[l] = add ? out[l] + y[l] : out[l];
+// y[0..4) (+)= dot(W[j], x) for four consecutive weight rows.
+void dot4(const float* x, int K, const float* Wr, int ldw, float* y, bool acc) {
+  batch a0(0.0f), a1(0.0f), a2(0.0f), a3(0.0f);
+  const float *w0 = Wr, *w1 = Wr + ldw, *w2 = Wr + 2 * ldw, *w3 = Wr + 3 * ldw;
+  int k = 0;
+  for (; k + W <= K; k += W) {
+    const batch xv = simd::load(x + k);
+    a0 = xsimd::fma(simd::load(w0 + k), xv, a0);
+    a1 = xsimd::fma(simd::load(w1 + k), xv, a1);
+    a2 = xsimd::fma(simd::load(w2 + k), xv, a2);
+    a3 = xsimd::fma(simd::load(w3 + k), xv, a3);
   }
+  float s[4] = {simd::sum(a0), simd::sum(a1), simd::sum(a2), simd::sum(a3)};
+  for (; k < K; ++k) {
+    s[0] += w0[k] * x[k], s[1] += w1[k] * x[k], s[2] += w2[k] * x[k], s[3] += w3[k] * x[k];
+  }
+  for (int j = 0; j < 4; ++j) y[j] = acc ? y[j] + s[j] : s[j];
 }
 
 void row_times_weights(const float* x, int K, const float* Wt, int N, float* y, bool acc) {
-  for (int j = 0; j < N; j += W) outputs_exact(x, K, Wt + std::size_t(j) * K, std::min(W, N - j), y + j, acc);
+  int n = 0;
+  for (; n + 4 <= N; n += 4) dot4(x, K, Wt + std::size_t(n) * K, K, y + n, acc);
+  for (; n < N; ++n) {
+    const float s = dot(x, Wt + std::size_t(n) * K, K);
+    y[n] = acc ? y[n] + s : s;
+  }
 }
 
 }  // namespace

@@ -182,8 +182,7 @@ void Session::mlp(int l, int T) {
     linear(hid_.data(), T, F, lw.w2, C, x_.data(), true, 2 * F);
   } else {
     linear(xn_.data(), T, C, lw.w13, F, hid_.data(), false);  // hid: [T, F]
-    for (int t = 0; t < T; ++t)  // row by row, so that a row's values never depend on how many rows run together
-      gelu(&hid_[std::size_t(t) * F], &hid_[std::size_t(t) * F], F);
+    gelu(hid_.data(), hid_.data(), T * F);
     linear(hid_.data(), T, F, lw.w2, C, x_.data(), true);
   }
 }
