@@ -38,11 +38,11 @@ std::vector<std::uint8_t> with_header(const std::vector<std::uint8_t>& file, std
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | file[std::size_t(i)];
   header.append((8 - header.size() % 8) % 8, ' ');
-  std::vector<std::uint8_t> out(8);
-  for (int i = 0; i < 8; ++i) out[std::size_t(i)] = std::uint8_t(std::uint64_t(header.size()) >> (8 * i));
-  out.insert(out.end(), header.begin(), header.end());
-  out.insert(out.end(), file.begin() + std::ptrdiff_t(8 + n), file.end());
-  return out;
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) out[std::size_t(i)] = char(std::uint64_t(header.size()) >> (8 * i));
+  out += header;
+  out.append(file.begin() + std::ptrdiff_t(8 + n), file.end());
+  return std::vector<std::uint8_t>(out.begin(), out.end());
 }
 
 std::string header_of(const std::vector<std::uint8_t>& file) {

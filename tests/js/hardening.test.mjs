@@ -6,9 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
 
 const lb = await loadLookback();
+
+const SPROUT = fileURLToPath(new URL('../../shared/models/sprout/', import.meta.url));
 
 // a model big enough (2.7 MB of weights) that a leak of its copy shows in the heap
 const CONFIG = {
@@ -205,4 +209,31 @@ test('undisposed models are freed by the registry once collected: their memory i
   const peak = lb.heapBytes();
   for (let r = 0; r < 4; r++) await round();
   assert.equal(lb.heapBytes(), peak, 'four more rounds of 8 undisposed models fit in the memory the first round freed');
+});
+
+test('after a cached prefix, forward and next agree with a fresh model to the documented 1e-4', {
+  skip: existsSync(`${SPROUT}config.json`) ? false : `skipped: ${SPROUT} is absent`,
+}, async () => {
+  const cached = await lb.loadModel(SPROUT), fresh = await lb.loadModel(SPROUT);
+  const ids = cached.encode('Mia took her doll to the park. She sat on the bench and sang a song. Then Tom came');
+  const bos = cached.info.config.bos_id;
+  for (const cut of [1, 2, 3, 5, 9, ids.length - 3, ids.length - 1]) {
+    cached.forward(ids.slice(0, cut));
+    const got = cached.forward(ids);
+    assert.equal(got.reused, cut);
+    fresh.forward([bos]);
+    const want = fresh.forward(ids).logits;
+    for (let i = 0; i < want.length; i++) {
+      if (Math.abs(got.logits[i] - want[i]) > 1e-4 * (1 + Math.abs(want[i]))) assert.fail(`prefix ${cut}, logit ${i}: ${got.logits[i]} vs ${want[i]}`);
+    }
+  }
+  const texts = ['Once upon a time', 'Once upon a time there', 'At night, Mia put the', 'At night, Mia', 'Tom said he'];
+  for (let i = 0; i < 40; i++) {
+    const text = texts[(i * 7) % texts.length];
+    fresh.forward([bos]);
+    const want = new Map(fresh.next(text, { topK: 50 }).map((t) => [t.id, t.p]));
+    for (const t of cached.next(text, { topK: 5 })) assert.ok(Math.abs(t.p - want.get(t.id)) <= 1e-4, `${text}: ${t.id}`);
+  }
+  cached.dispose();
+  fresh.dispose();
 });

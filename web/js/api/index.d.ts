@@ -155,7 +155,7 @@ export interface ForwardResult {
   /** [L+1, T, C]; null unless asked for */
   residuals: Float32Array | null;
   shape: { T: number; V: number; L: number; H: number; C: number };
-  /** leading positions reused from the previous call's cache */
+  /** leading positions reused from the previous call's cache (results agree with a fresh pass to float32 rounding, about 1e-5, not to the bit) */
   reused: number;
 }
 export interface NextOptions {
