@@ -98,8 +98,8 @@ TEST_CASE("safetensors: sizes of 2^32 and more are refused in 64-bit arithmetic,
   const std::string offsets = h.substr(start, h.find(']', start) - start);
   const std::uint64_t begin = std::stoull(offsets), end = std::stoull(offsets.substr(offsets.find(',') + 1));
   const std::uint64_t wrap = std::uint64_t(1) << 32;
-  refused(edit(h, name, "data_offsets", std::to_string(begin + wrap) + "," + std::to_string(end + wrap)), "runs past the end of the data");
-  refused(edit(h, name, "data_offsets", std::to_string(begin) + "," + std::to_string(end + wrap)), "runs past the end of the data");
+  refused(edit(h, name, "data_offsets", std::to_string(begin + wrap) + "," + std::to_string(end + wrap)), "run past the end of the data");
+  refused(edit(h, name, "data_offsets", std::to_string(begin) + "," + std::to_string(end + wrap)), "run past the end of the data");
   CHECK_NOTHROW(check_safetensors_sizes(st.data(), st.size()));
 }
 

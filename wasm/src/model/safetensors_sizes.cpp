@@ -34,14 +34,11 @@ void check_entry(const std::string& name, const json& v, std::uint64_t data_size
       model_error("safetensors: tensor '", name, "' has a shape of more than ", data_size,
                   " bytes, the size of the file's data section");
   }
-  for (const json& o : off) {
-    if (!unsigned_number(o)) return;
-    const std::uint64_t x = o.get<std::uint64_t>();
-    if (x > data_size)
-      model_error("safetensors: tensor '", name, "' data_offsets value ", x, " runs past the end of the data (",
-                  data_size, " bytes)");
-  }
+  if (!unsigned_number(off[0]) || !unsigned_number(off[1])) return;
   const std::uint64_t begin = off[0].get<std::uint64_t>(), end = off[1].get<std::uint64_t>();
+  if (begin > data_size || end > data_size)  // worded as the reader words it
+    model_error("safetensors: tensor '", name, "' data_offsets [", begin, ", ", end, "] run past the end of the data (",
+                data_size, " bytes; the file is truncated or the header is wrong)");
   if (end >= begin && end - begin != (zero ? 0 : bytes))
     model_error("safetensors: tensor '", name, "' has a shape of ", zero ? 0 : bytes, " bytes but data_offsets [",
                 begin, ", ", end, "] hold ", end - begin);

@@ -11,8 +11,8 @@ export interface LoadConfig {
   wasmUrl?: string | URL;
 }
 
-/** A byte mask [T,S]: 1 = the query may look at the key, 0 = hidden (any array-like is converted). */
-export type Mask = Uint8Array | ArrayLike<number | boolean>;
+/** A byte mask [T,S]: 1 = the query may look at the key, 0 = hidden; a plain array is converted. */
+export type Mask = Uint8Array | readonly (number | boolean)[];
 /** Float32Array, or any array-like of numbers (Array, Float64Array, Int8Array, ...; converted to float32). */
 export type Floats = Float32Array | ArrayLike<number>;
 /** true: 1/sqrt(d); false: 1; or the number to multiply scores by (size at most 1e30). */

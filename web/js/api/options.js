@@ -72,10 +72,10 @@ export function f32(x, fn = 'lookback', name = 'input') {
   }
 }
 
-// A mask: Uint8Array as it is; any other array-like of numbers or booleans becomes 1 (visible) / 0 (hidden).
+// A mask: a Uint8Array as it is; a plain array of numbers or booleans becomes 1 (visible) / 0 (hidden); anything
+// else (a Float32Array is not a mask) goes on to the bindings, which reject it naming the argument.
 export function u8(x) {
-  if (x instanceof Uint8Array || !arrayLike(x)) return x;
-  return Uint8Array.from(x, (b) => (b ? 1 : 0));
+  return Array.isArray(x) ? Uint8Array.from(x, (b) => (b ? 1 : 0)) : x;
 }
 
 // Token ids: an Array or typed array as it is, any other array-like as an Array; a non-array is a TypeError
@@ -83,7 +83,7 @@ export function u8(x) {
 export function idList(fn, x) {
   if (Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))) return x;
   if (arrayLike(x)) return Array.from(x);
-  throw new TypeError(`${fn}: expected a text or an array of token ids (got ${describe(x)})`);
+  throw new TypeError(`${fn}: ids must be an array of token ids, or give a text (got ${describe(x)})`);
 }
 
 // scale: true -> 1/sqrt(d), false -> 1, a number -> itself.
