@@ -15,6 +15,7 @@
 #include "model/errors.hpp"
 #include "model/generate.hpp"
 #include "model/head_scores.hpp"
+#include "model/json_depth.hpp"
 #include "model/llama2c.hpp"
 #include "model/safetensors.hpp"
 #include "model/sampler.hpp"
@@ -57,9 +58,15 @@ std::vector<std::uint8_t> bytes_arg(const char* fn, const char* name, const val&
   return v;
 }
 
+// A JS string as UTF-8 through the platform's TextEncoder, which writes a lone surrogate as U+FFFD (Embind's
+// own conversion would join it with the next character, so that "a\uD800b" came back as "a\u{10062}").
 std::string string_arg(const char* fn, const char* name, const val& s) {
   if (!s.isString()) fail(fn, ": ", name, " must be a string");
-  return s.as<std::string>();
+  const val bytes = val::global("TextEncoder").new_().call<val>("encode", s);
+  const std::size_t n = bytes["length"].as<std::size_t>();
+  std::string out(n, '\0');
+  if (n) val(emscripten::typed_memory_view(n, reinterpret_cast<std::uint8_t*>(out.data()))).call<void>("set", bytes);
+  return out;
 }
 
 // Token ids: an Array or typed array of integers in [0, vocab).
@@ -154,7 +161,9 @@ val load_llama2c_js(val checkpoint, val tokenizer, val weights) {
 val random_weights_js(val config_text, double seed, bool f16, bool llama2c) {
   return guarded([&] {
     const char* fn = "randomWeights";
-    const ModelConfig c = config_from_json(string_arg(fn, "config.json", config_text));
+    const std::string text = string_arg(fn, "config.json", config_text);
+    check_json_depth(text, "config.json");
+    const ModelConfig c = config_from_json(text);
     const int s = int_arg(fn, "seed", seed, 0, 2147483647.0);
     if (llama2c && f16) fail(fn, ": a llama2.c checkpoint holds float32 weights only (f16 applies to safetensors)");
     const Weights w = random_weights(c, std::uint64_t(s));
@@ -175,6 +184,15 @@ val encode_js(double handle, val text, bool bos) {
   return guarded([&] {
     const Entry& e = entry("encode", handle);
     return ints_js(e.model.tokenizer->encode(string_arg("encode", "text", text), bos));
+  });
+}
+
+// The start mark and at least the last n tokens of a text, for a sliding window over a text of any length.
+val encode_tail_js(double handle, val text, bool bos, double n) {
+  return guarded([&] {
+    const Entry& e = entry("encode", handle);
+    const int keep = int_arg("encode", "n", n, 1, double(kMaxIds));
+    return ints_js(e.model.tokenizer->encode_tail(string_arg("encode", "text", text), bos, std::size_t(keep)));
   });
 }
 
@@ -237,7 +255,7 @@ val forward_js(double handle, val ids_in, val opts) {
 std::vector<TokenProb> next_probs(const char* fn, Entry& e, const std::vector<int>& ids, const val& opts, int& k) {
   const ModelConfig& c = e.model.transformer->config();
   k = int_arg(fn, "topK", opts["topK"].as<double>(), 1, c.vocab_size);
-  const float temperature = num_arg(fn, "temperature", opts["temperature"].as<double>(), true);
+  const float temperature = temperature_arg(fn, opts["temperature"].as<double>());
   StepOptions o;
   o.positions = bool_opt(opts, "positions");
   o.all_logits = false;
@@ -275,8 +293,7 @@ GenerateOptions generate_options(const char* fn, Entry& e, const val& ids_in, co
   ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), g.window);
   if (ids.empty()) fail(fn, ": ids must hold at least one token");
   g.max_tokens = int_arg(fn, "maxTokens", opts["maxTokens"].as<double>(), 0, 1 << 20);
-  g.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>());
-  if (g.temperature < 0) fail(fn, ": temperature must be >= 0 (0 = always the most probable token)");
+  g.temperature = temperature_arg(fn, opts["temperature"].as<double>(), true);  // 0: the most probable token
   g.top_p = num_arg(fn, "topP", opts["topP"].as<double>(), true);
   if (g.top_p > 1) fail(fn, ": topP must be in (0, 1] (got ", g.top_p, ")");
   g.seed = std::uint64_t(int_arg(fn, "seed", opts["seed"].as<double>(), 0, 4294967295.0));
@@ -387,6 +404,7 @@ EMSCRIPTEN_BINDINGS(lookback_model) {
   emscripten::function("modelDispose", &dispose_js);
   emscripten::function("modelInfo", &info_of_js);
   emscripten::function("modelEncode", &encode_js);
+  emscripten::function("modelEncodeTail", &encode_tail_js);
   emscripten::function("modelDecode", &decode_js);
   emscripten::function("modelTokens", &token_texts_js);
   emscripten::function("modelWindow", &window_js);

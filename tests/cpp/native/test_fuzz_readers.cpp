@@ -17,6 +17,7 @@
 #include "model/errors.hpp"
 #include "model/llama2c.hpp"
 #include "model/safetensors.hpp"
+#include "model/safetensors_sizes.hpp"
 #include "model/session.hpp"
 #include "model/sp_tokenizer.hpp"
 #include "../model_fixtures.hpp"
@@ -240,6 +241,37 @@ TEST_CASE("fuzz: bundles (tokenizer.json of the byte-level BPE with the other tw
       ++loaded;
   }
   MESSAGE("tokenizer.json: " << loaded << " of " << kIterations << " mutated texts still loadable");
+}
+
+// A mutation that nests: a run of '[' or '{"a":' (up to 100,000 deep) inserted at a random byte.
+static Bytes nest(const Bytes& in, Rng& rng) {
+  Bytes b = in;
+  const std::string unit = rng.next() % 2 ? "[" : "{\"a\":";
+  const std::size_t depth = 1 + rng.next() % (rng.next() % 4 ? 100 : 100000);
+  std::string run;
+  for (std::size_t i = 0; i < depth; ++i) run += unit;
+  b.insert(b.begin() + std::ptrdiff_t(b.empty() ? 0 : rng.next() % b.size()), run.begin(), run.end());
+  return b;
+}
+
+TEST_CASE("fuzz: whole bundles through load_bundle (depth and 64-bit size checks first), deep nesting included") {
+  const ModelConfig c = fuzz_config();
+  const Bytes st = write_safetensors(random_weights(c, 70).named(), false);
+  const Bytes config = bytes(config_to_json(c)), tok = bytes(BpeTokenizer().to_json());
+  Rng rng(kSeed + 71);
+  int loaded = 0;
+  for (int i = 0; i < kIterations; ++i) {
+    const int which = i % 3;
+    auto change = [&](const Bytes& b) { return rng.next() % 3 ? mutate(b, rng) : nest(b, rng); };
+    const Bytes f = which == 0 ? change(st) : st, g = which == 1 ? change(config) : config, t = which == 2 ? change(tok) : tok;
+    survives("safetensors sizes", std::size_t(i), [&] { check_safetensors_sizes(f.data(), f.size()); });
+    if (survives("bundle", std::size_t(i), [&] {
+          const LoadedModel m = load_bundle(f.data(), f.size(), text(g), text(t));
+          run_model(m.transformer);
+        }))
+      ++loaded;
+  }
+  MESSAGE("bundles: " << kIterations << " with one file mutated or nested, " << loaded << " still loadable and run");
 }
 
 TEST_CASE("fuzz regressions: inputs that once escaped as the wrong exception") {

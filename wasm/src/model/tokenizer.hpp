@@ -21,6 +21,13 @@ class Tokenizer {
   // The bytes the ids stand for (the marks produce none). May end inside a UTF-8 sequence; see
   // valid_utf8(). Throws ModelError for an id outside [0, vocab_size).
   virtual std::string decode(const std::vector<int>& ids) const = 0;
+  // The end of encode(text, bos): the start mark (when bos) and at least the last `n` tokens (all of them when
+  // there are fewer), the same ids as the full encoding's. Lets a sliding window skip most of a long text; the
+  // default encodes it all.
+  virtual std::vector<int> encode_tail(const std::string& text, bool bos, std::size_t n) const {
+    (void)n;
+    return encode(text, bos);
+  }
   // Display text of one id, always valid UTF-8: "◆" start, "◇" end, bytes that are not text as "<0xE2>".
   virtual std::string token_text(int id) const = 0;
 };

@@ -7,7 +7,7 @@
 import { abortError, CODES, coded, throwIfAborted } from './errors.js';
 import { exists, IN_NODE, locate, progressOver, readBytes } from './files.js';
 import { detectForeign } from './foreign.js';
-import { options } from './options.js';
+import { idList, numberArg, options } from './options.js';
 
 const BUNDLE_FILES = { weights: 'model.safetensors', config: 'config.json', tokenizer: 'tokenizer.json' };
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -111,6 +111,11 @@ async function resolveSource(source, opts, base) {
 
 // ---- the model ------------------------------------------------------------------------------------------
 
+// Lifetime: dispose() frees a model at once. A model dropped without dispose() is freed by this registry's
+// callback, which runs in a task after the JS engine has garbage-collected the Model object. The engine collects
+// when it needs JS memory and cannot see the WebAssembly memory a model holds (Sprout: about 22 MB), so dropped
+// models can pile up before a collection; and WebAssembly memory, once grown, never shrinks (freed memory is
+// reused by the next models). Call dispose().
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ M, handle }) => M.modelDispose(handle))
   : null;
@@ -132,9 +137,14 @@ class Model {
     return this.#handle;
   }
 
-  #ids(fn, input, bos = true) {
-    if (typeof input === 'string') return checked(this.#M.modelEncode(this.#live(fn), input, bos));
-    return input;
+  // A text's ids (with a sliding window to come, only the end of a long text is encoded: the last `context`
+  // tokens and the start mark, the same ids the window keeps of the full encoding), or the given ids.
+  #ids(fn, input, { bos = true, window = false } = {}) {
+    if (typeof input === 'string') {
+      return checked(window ? this.#M.modelEncodeTail(this.#live(fn), input, bos, this.context)
+        : this.#M.modelEncode(this.#live(fn), input, bos));
+    }
+    return idList(fn, input);
   }
 
   /** config.json fields, tokenizer kind ("byte-bpe" | "llama2c"), parameter count, weight format */
@@ -154,23 +164,23 @@ class Model {
   }
 
   decode(ids) {
-    return checked(this.#M.modelDecode(this.#live('decode'), ids));
+    return checked(this.#M.modelDecode(this.#live('decode'), idList('decode', ids)));
   }
 
   tokens(textOrIds, opts) {
     const o = options('tokens', opts, { bos: true });
-    const ids = Array.from(this.#ids('tokens', textOrIds, !!o.bos));
+    const ids = Array.from(this.#ids('tokens', textOrIds, { bos: o.bos }));
     const texts = checked(this.#M.modelTokens(this.#live('tokens'), ids));
     return ids.map((id, i) => ({ id, text: texts[i] }));
   }
 
   window(ids, size = this.context) {
-    return Array.from(checked(this.#M.modelWindow(this.#live('window'), ids, size)));
+    return Array.from(checked(this.#M.modelWindow(this.#live('window'), idList('window', ids), numberArg('window', 'size', size))));
   }
 
   forward(textOrIds, opts) {
     const o = options('forward', opts, { attention: false, positions: true, residuals: false, window: false });
-    const r = checked(this.#M.modelForward(this.#live('forward'), this.#ids('forward', textOrIds), {
+    const r = checked(this.#M.modelForward(this.#live('forward'), this.#ids('forward', textOrIds, o), {
       attention: !!o.attention, positions: !!o.positions, residuals: !!o.residuals, window: !!o.window,
     }));
     return { ...r, ids: Array.from(r.ids) };
@@ -178,7 +188,7 @@ class Model {
 
   next(textOrIds, opts) {
     const o = options('next', opts, { topK: 10, temperature: 1, positions: true, window: false });
-    return checked(this.#M.modelNext(this.#live('next'), this.#ids('next', textOrIds), {
+    return checked(this.#M.modelNext(this.#live('next'), this.#ids('next', textOrIds, o), {
       topK: Math.min(o.topK, this.#info.config.vocab_size), temperature: o.temperature, positions: !!o.positions,
       window: !!o.window,
     }));
@@ -186,7 +196,7 @@ class Model {
 
   generate(prompt, opts) {
     const o = options('generate', opts, { maxTokens: 64, temperature: 0.8, topP: 0.95, seed: 1, window: false, positions: true });
-    const r = checked(this.#M.modelGenerate(this.#live('generate'), this.#ids('generate', prompt), {
+    const r = checked(this.#M.modelGenerate(this.#live('generate'), this.#ids('generate', prompt, o), {
       maxTokens: o.maxTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, window: !!o.window,
       positions: !!o.positions,
     }));
@@ -225,6 +235,10 @@ class Model {
     const half = Math.floor((this.context - 1) / 2);
     const o = options('headScores', opts, { repeats: 4, repeatLength: Math.min(50, half), seed: 1, best: 3 });
     if (!Array.isArray(texts)) throw badArgument('headScores: texts must be an array of texts or id arrays');
+    const LH = this.#info.config.n_layers * this.#info.config.n_heads;
+    if (!Number.isInteger(o.best) || o.best < 0 || o.best > LH) {
+      throw coded(CODES.BAD_ARGUMENT, `headScores: best must be an integer in [0, ${LH}] (got ${o.best})`, { type: RangeError });
+    }
     const ids = texts.map((t) => this.#ids('headScores', t));
     const r = checked(this.#M.modelHeadScores(this.#live('headScores'), ids, {
       repeats: o.repeats, repeatLength: o.repeatLength, seed: o.seed,
@@ -244,7 +258,7 @@ class Model {
     };
   }
 
-  /** frees the model's memory now (it is also freed when the object is garbage-collected) */
+  /** frees the model's memory now (otherwise only after the JS engine garbage-collects this object; see above) */
   dispose() {
     if (this.#handle === null) return;
     finalizer?.unregister(this);
