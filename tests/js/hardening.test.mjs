@@ -100,6 +100,21 @@ test('temperatures and scales that float32 cannot carry are errors, never NaN', 
   assert.deepEqual(Array.from(tiny), [0, 0, 1]);
 });
 
+test('attentionRow and a resident weight matrix share the float32 bounds of attention and gemm', () => {
+  const q = new Float32Array(8).fill(1e20);
+  assert.throws(() => lb.attentionRow(q, q, q, { T: 2, d: 4, scale: false, query: 0 }), /score .* beyond float32/);
+  assert.throws(() => lb.attentionRow([1, 2], [3, 4], [5, 6], { T: 1, d: 2, temperature: 1e-39, query: 0 }), /temperature/);
+  assert.throws(() => lb.attentionRow([1, 2], [3, 4], [5, 6], { T: 1, d: 2, scale: 1e39, query: 0 }), /scale/);
+  assert.throws(() => lb.attentionRow([1, 2], [3, 4], [5, 6], { T: '1', d: 2, query: 0 }), TypeError);
+  const w = lb.weight([2], { K: 1, N: 1 });
+  try {
+    assert.throws(() => w.gemm([3e38], { M: 1 }), /beyond float32/);
+    assert.deepEqual(Array.from(w.gemm([3], { M: 1 })), [6], 'the matrix stays usable');
+  } finally {
+    w.dispose();
+  }
+});
+
 test('weights so large that the computation overflows: an Error, never NaN probabilities', async () => {
   const bytes = WEIGHTS.slice();
   const n = Number(new DataView(bytes.buffer).getBigUint64(0, true));
