@@ -1,9 +1,11 @@
 // The model half of the lookback JS API: loadModel(source) and the Model it returns (encode, decode, tokens,
-// forward, next, generate, window, dispose), over the handle-based bindings of wasm/bindings/model.cpp.
+// forward, next, generate, window, dispose), over the handle-based bindings of wasm/bindings/model.cpp (a
+// window model's bundle gives the WindowModel of window-model.js instead).
 // Finds files (a bundled model by name, a URL or path, or bytes), passes plain arrays in and out, and turns
 // the bindings' returned Error objects into throws. Not here: the attention functions (index.js), any
 // computation (the WebAssembly core), the worker protocol (web/js/worker).
 import { options } from './options.js';
+import { WindowModel, isWindowConfig } from './window-model.js';
 
 const IN_NODE = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined'
   && typeof WorkerGlobalScope === 'undefined';
@@ -269,10 +271,14 @@ class Model {
 // The model functions added to the API object of one loaded module M.
 export function modelApi(M) {
   return {
-    /** a model by bundled name ("sprout"), URL or path (bundle folder, .safetensors, llama2.c .bin), or bytes */
+    /** a model by bundled name ("sprout", "window"), URL or path (bundle folder, .safetensors, llama2.c .bin),
+     * or bytes; a bundle whose config.json says "arch": "window" gives a WindowModel (window-model.js) */
     async loadModel(source, opts) {
       const o = options('loadModel', opts, { tokenizer: undefined, config: undefined });
       const files = await resolveSource(source, o);
+      if (files.kind === 'bundle' && isWindowConfig(files.config)) {
+        return new WindowModel(M, checked(M.windowLoad(files.weights, files.config, files.tokenizer)));
+      }
       const info = files.kind === 'bundle'
         ? M.modelLoadBundle(files.weights, files.config, files.tokenizer)
         : M.modelLoadLlama2c(files.checkpoint, files.tokenizer);

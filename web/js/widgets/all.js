@@ -8,3 +8,7 @@ import './mask-builder.js';
 import './cost.js';
 import './quiz.js';
 import './review-cards.js';
+import './explorer.js';
+import './heads-grid.js';
+import './induction.js';
+import './habits.js';

@@ -179,7 +179,7 @@ export function keyboardScrollable(el) {
 }
 
 export class LookbackWidget extends HTMLElement {
-  // Subclasses: static css, static title; build() once; compute() (async, may call this.ask); exportData()
+  // Subclasses: static css, static title, static usesModel; build() once; compute() (async, may call this.ask); exportData()
   // -> {json, csv}; exportCanvas() -> canvas.
   static css = '';
 
@@ -205,6 +205,7 @@ export class LookbackWidget extends HTMLElement {
       this._scrollers = new ResizeObserver((entries) => entries.forEach((e) => keyboardScrollable(e.target)));
     }
     this.watchScrollers();
+    if (this.constructor.usesModel) document.addEventListener('lookback-model-change', this._modelChange ??= () => this.modelChanged());
     visibility().observe(this);
     live.add(this);
   }
@@ -225,6 +226,7 @@ export class LookbackWidget extends HTMLElement {
   }
 
   disconnectedCallback() {
+    if (this._modelChange) document.removeEventListener('lookback-model-change', this._modelChange);
     live.delete(this);
     visibility().unobserve(this);
     this.setVisible(false);
@@ -295,6 +297,17 @@ export class LookbackWidget extends HTMLElement {
       if (!keep && gen !== this._gen) throw abortError();
       return r;
     });
+  }
+
+  // A Model method on one of the page's shared models (web/js/chapter/page-models.js): `model` is 'current'
+  // (the page's current model; the default, or the widget's model attribute), 'sprout' or 'window'.
+  askModel(method, args = [], { model = this.getAttribute('model') || 'current', name = method, keep = false } = {}) {
+    return this.ask(`model.${method}`, [model, ...args], name, { keep });
+  }
+
+  // Widgets with `static usesModel = true` recompute when the page's current model changes.
+  modelChanged() {
+    this.invalidate({ now: true });
   }
 
   // Called by subclasses at the moment of user input; the next render measures input -> display.
