@@ -1,8 +1,8 @@
 // Fills the page's prose slots from the model card at run time, so no model number is typed into the page:
-// <span data-card="heads.previous_token.best.0.head" data-format="head"></span> gets the value at that path of
+// <span data-from-card="heads.previous_token.best.0.head" data-format="head"></span> gets the value at that path of
 // card.json, formatted: head ("l.h" from the card, counting from 0, shown as layer.head counting from 1),
 // layer (that head's layer, from 1), n2 / n3 (fixed digits), exp (e^value, 2 digits), int (grouped), pct.
-// <span data-config="dim" data-format="int"> takes the model's config.json field instead. Not a widget.
+// <span data-from-config="dim" data-format="int"> takes the model's config.json field instead. Not a widget.
 
 const FORMATS = {
   head: (v) => String(v).split('.').map((x) => Number(x) + 1).join('.'),
@@ -25,8 +25,8 @@ function fill(el, value) {
   el.dataset.filled = value === undefined || value === null ? 'missing' : 'yes';
 }
 
-/** fills every [data-card] slot from the card (null: no card) and every [data-config] slot from the config */
+/** fills every [data-from-card] slot from the card (null: no card) and every [data-from-config] slot from the config */
 export function fillCardSlots(root, card, config) {
-  root.querySelectorAll('[data-card]').forEach((el) => fill(el, card ? valueAt(card, el.dataset.card) : null));
-  if (config) root.querySelectorAll('[data-config]').forEach((el) => fill(el, valueAt(config, el.dataset.config)));
+  root.querySelectorAll('[data-from-card]').forEach((el) => fill(el, card ? valueAt(card, el.dataset.fromCard) : null));
+  if (config) root.querySelectorAll('[data-from-config]').forEach((el) => fill(el, valueAt(config, el.dataset.fromConfig)));
 }

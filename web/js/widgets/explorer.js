@@ -16,8 +16,8 @@ select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-ra
 .strip { line-height: 2.6; padding: .5rem .4rem; background: var(--lb-page); border-radius: 8px; white-space: pre-wrap;
   touch-action: manipulation; user-select: none; }
 .strip:focus-visible { outline: 3px solid var(--lb-focus); }
-.tok { position: relative; padding: .25rem 0; border-radius: 3px; cursor: pointer; font-family: var(--lb-mono); font-size: .9rem;
-  background: color-mix(in srgb, var(--lb-accent) calc(var(--w, 0) * 100%), transparent); }
+.tok { position: relative; padding: .25rem 0; border-radius: 3px; box-shadow: inset -1px 0 0 var(--lb-rule); cursor: pointer; font-family: var(--lb-mono); font-size: .9rem;
+  background: color-mix(in srgb, var(--lb-accent) calc(var(--w, 0) * 45%), transparent); }
 .tok.future { color: var(--lb-muted); background: repeating-linear-gradient(135deg, transparent 0 4px, var(--lb-rule) 4px 6px); }
 .tok.query { outline: 2px solid var(--lb-accent-2); }
 .tok.start::after { content: 'start mark'; position: absolute; left: 0; top: -1.1rem; font-size: .62rem; color: var(--lb-muted);
@@ -147,7 +147,7 @@ class Explorer extends LookbackWidget {
     }
     if (this.headSel.options.length !== H + 1) {
       this.headSel.innerHTML = `${Array.from({ length: H }, (_, h) => `<option value="${h}">${h + 1}</option>`).join('')}
-        <option value="-1">all heads of this layer (average)</option>`;
+        <option value="-1">all, averaged</option>`;
     }
     this.layerSel.value = String(this.layer);
     this.headSel.value = String(this.head);
@@ -202,7 +202,7 @@ class Explorer extends LookbackWidget {
     let top = 0;
     for (let s = 1; s <= q; s++) if (row[s] > row[top]) top = s;
     this.root.querySelector('.caption').textContent = `${name}: "${tokens[q].text.trim() || tokens[q].text}" puts `
-      + `${fmt(row[top], 2)} of its weight on "${tokens[top].text.trim() || tokens[top].text}"${top === 0 ? ' (the start mark)' : ''}`
+      + `${fmt(row[top], 2)} of its weight on ${top === q ? 'itself' : `"${tokens[top].text.trim() || tokens[top].text}"`}${top === 0 ? ' (the start mark)' : ''}`
       + `${q > 0 ? `, ${fmt(row[q - 1], 2)} on the token before it` : ''}, and ${fmt(row[0], 2)} on ◆.`;
     const habits = this.root.querySelector('.habits');
     if (this.head >= 0 && this.card?.heads) {

@@ -60,43 +60,71 @@ class Habits extends LookbackWidget {
       this.render();
       return;
     }
-    if (!this.live) await this.recompute(texts);
+    if (!this.live) this.live = this.freshLive(texts);
     this.render();
+    this.resume();
   }
 
-  // One story per request, averages weighted by each habit's count; the table is redrawn after each story.
-  async recompute(texts) {
+  setVisible(on) {
+    super.setVisible(on);
+    if (on && this.live) this.resume();
+  }
+
+  freshLive(texts) {
     const max = Number.parseInt(this.getAttribute('stories') ?? '', 10);
     const list = texts.slice(0, Number.isFinite(max) && max > 0 ? max : texts.length);
-    const acc = Object.fromEntries(HABITS.map(([, k]) => [k, { sum: null, count: 0, evenSum: 0 }]));
+    return { list, next: 0, used: 0, skipped: 0, H: 0,
+      acc: Object.fromEntries(HABITS.map(([, k]) => [k, { sum: null, count: 0, evenSum: 0 }])) };
+  }
+
+  // The live recompute: one story per request, averages weighted by each habit's count, the table redrawn after
+  // each story. It runs only while the widget is on screen and resumes where it stopped.
+  async resume() {
+    const live = this.live;
+    if (this._loop === live || live.next >= live.list.length) return;
+    this._loop = live;
     const bar = this.root.querySelector('progress'), note = this.root.querySelector('.progress-text');
-    bar.max = list.length;
-    let used = 0, skipped = 0;
-    for (let i = 0; i < list.length; i++) {
-      bar.value = i;
-      note.textContent = `${i} of ${list.length} stories`;
-      let r;
-      try {
-        r = await this.askModel('headScores', [[list[i]], { repeats: 0 }], { name: 'habits' });
-      } catch (err) {
-        if (err?.name === 'AbortError' || !/context holds/.test(err?.message)) throw err;
-        skipped++;   // longer than the context: not measured, said below
-        continue;
+    bar.max = live.list.length;
+    this.dataset.live = 'running';
+    try {
+      while (live.next < live.list.length && this._visible && this.isConnected && this.live === live) {
+        bar.value = live.next;
+        note.textContent = `${live.next} of ${live.list.length} stories`;
+        let r = null;
+        try {
+          r = await this.askModel('headScores', [[live.list[live.next]], { repeats: 0 }], { name: 'habits', keep: true });
+        } catch (err) {
+          if (!/context holds/.test(err?.message)) throw err;   // longer than the context: left out, and said so
+        }
+        if (this.live !== live) return;
+        live.next++;
+        if (r) this.add(live, r);
+        else live.skipped++;
+        this.render();
       }
-      used++;
-      for (const [, k] of HABITS) {
-        const h = r[k], a = acc[k];
-        const flat = h.byLayer.flat();
-        a.sum ??= flat.map(() => 0);
-        flat.forEach((x, j) => { a.sum[j] += x * h.count; });
-        a.evenSum += h.even * h.count;
-        a.count += h.count;
-      }
-      this.live = { used, skipped, total: list.length, acc, H: r.heads };
-      this.render();
+    } catch (err) {
+      if (err?.name !== 'AbortError') this.showError(err);
+    } finally {
+      if (this._loop === live) this._loop = null;
     }
-    bar.value = list.length;
-    note.textContent = `${used} of ${list.length} stories${skipped ? ` (${skipped} longer than the context, left out)` : ''}`;
+    const done = live.next >= live.list.length;
+    if (this.live === live) this.dataset.live = done ? 'done' : 'paused';
+    bar.value = live.next;
+    note.textContent = `${live.used} of ${live.list.length} stories${done ? '' : ' so far (paused off screen)'}`
+      + `${live.skipped ? ` (${live.skipped} longer than the context, left out)` : ''}`;
+  }
+
+  add(live, r) {
+    live.used++;
+    live.H = r.heads;
+    for (const [, k] of HABITS) {
+      const h = r[k], a = live.acc[k];
+      const flat = h.byLayer.flat();
+      a.sum ??= flat.map(() => 0);
+      flat.forEach((x, j) => { a.sum[j] += x * h.count; });
+      a.evenSum += h.even * h.count;
+      a.count += h.count;
+    }
   }
 
   liveValue(k, l, h) {
@@ -144,7 +172,7 @@ class Habits extends LookbackWidget {
   exportData() {
     const rows = this.rows();
     const keys = HABITS.flatMap(([key]) => [key, `${key}_live`]);
-    return { json: { stories: this.live ? { used: this.live.used, total: this.live.total } : null, heads: rows },
+    return { json: { stories: this.live ? { used: this.live.used, of: this.live.list.length } : null, heads: rows },
       csv: [['head', ...keys], ...rows.map((r) => [r.head, ...keys.map((k) => r[k] ?? '')])] };
   }
 

@@ -55,7 +55,7 @@ class HeadsGrid extends LookbackWidget {
       <p class="hint">Each map: queries down, earlier tokens across; darker is more weight. Under it, the head's habits measured over
         held-out texts (model card): weight on the previous token, on the start mark ◆, and the induction score. Heads are named
         layer.head, counting from 1. Click a head, or focus it and press Enter, to open it in the explorer; arrow keys move between heads.</p>
-      <div class="grid" role="grid" aria-label="Heads"></div>
+      <div class="grid" role="group" aria-label="Heads"></div>
       <details><summary>Table of the heads</summary><div class="scroll"><table class="num heads"></table></div></details>`;
     this.root.querySelector('select.text').addEventListener('change', (e) => {
       this.markInput();
@@ -134,7 +134,7 @@ class HeadsGrid extends LookbackWidget {
     grid.style.setProperty('--cols', String(shape.H));
     const heads = this.order();
     const score = (key, x) => habit(this.card, key, x.layer, x.head);
-    grid.innerHTML = heads.map((x, i) => `<button type="button" class="cell" role="gridcell" tabindex="${i ? -1 : 0}"
+    grid.innerHTML = heads.map((x, i) => `<button type="button" class="cell" tabindex="${i ? -1 : 0}"
       data-head="${headName(x.layer, x.head)}" aria-label="head ${headName(x.layer, x.head)}${HABITS.map(([k, l]) => (score(k, x) === null ? '' : `, ${l} ${fmt(score(k, x), 2)}`)).join('')}; open in the explorer">
       <canvas width="${shape.T}" height="${shape.T}" aria-hidden="true"></canvas><b>${headName(x.layer, x.head)}</b>
       <span class="s" aria-hidden="true">${HABITS.map(([k, , s]) => (score(k, x) === null ? '' : `${s} ${fmt(score(k, x), 2)}`)).filter(Boolean).join(' · ') || 'no card'}</span></button>`).join('');
