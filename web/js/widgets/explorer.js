@@ -62,6 +62,10 @@ class Explorer extends LookbackWidget {
     }
   }
 
+  forget() {
+    this.result = null;
+  }
+
   build() {
     this.root.innerHTML = `
       <p class="title">Where the model looks</p>

@@ -32,10 +32,9 @@ class Habits extends LookbackWidget {
     if (this._built) this.invalidate({ now: true });
   }
 
-  modelChanged() {
+  forget() {
     this.live = null;
     this.card = undefined;
-    super.modelChanged();
   }
 
   build() {

@@ -37,11 +37,16 @@ class HeadsGrid extends LookbackWidget {
 
   attributeChangedCallback(name, _old, v) {
     if (name === 'text' && v != null) this.text = v;
+    if (name === 'model') this.result = null;
     if (name === 'sort') this.sort = ['layer', ...HABITS.map((h) => h[0])].includes(v) ? v : 'layer';
     if (this._built) {
       this.syncControls();
       this.invalidate({ now: true });
     }
+  }
+
+  forget() {
+    this.result = null;
   }
 
   build() {

@@ -305,8 +305,10 @@ export class LookbackWidget extends HTMLElement {
     return this.ask(`model.${method}`, [model, ...args], name, { keep });
   }
 
-  // Widgets with `static usesModel = true` recompute when the page's current model changes.
+  // Widgets with `static usesModel = true` recompute when the page's current model changes: forget() drops
+  // what they kept from the old model.
   modelChanged() {
+    this.forget?.();
     this.invalidate({ now: true });
   }
 

@@ -54,6 +54,10 @@ class WindowWidget extends LookbackWidget {
     }
   }
 
+  forget() {
+    this.tokensFor = null;
+  }
+
   build() {
     this.root.innerHTML = `
       <p class="title">A window of the last <span class="n">…</span> tokens</p>
