@@ -139,10 +139,10 @@ class HeadsGrid extends LookbackWidget {
     grid.style.setProperty('--cols', String(shape.H));
     const heads = this.order();
     const score = (key, x) => habit(this.card, key, x.layer, x.head);
-    grid.innerHTML = heads.map((x, i) => `<button type="button" class="cell" tabindex="${i ? -1 : 0}"
-      data-head="${headName(x.layer, x.head)}" aria-label="head ${headName(x.layer, x.head)}${HABITS.map(([k, l]) => (score(k, x) === null ? '' : `, ${l} ${fmt(score(k, x), 2)}`)).join('')}; open in the explorer">
+    // the visible text is the accessible name: "5.1 prev 0.53 · start 0.00 · ind 0.00"
+    grid.innerHTML = heads.map((x, i) => `<button type="button" class="cell" tabindex="${i ? -1 : 0}" data-head="${headName(x.layer, x.head)}">
       <canvas width="${shape.T}" height="${shape.T}" aria-hidden="true"></canvas><b>${headName(x.layer, x.head)}</b>
-      <span class="s" aria-hidden="true">${HABITS.map(([k, , s]) => (score(k, x) === null ? '' : `${s} ${fmt(score(k, x), 2)}`)).filter(Boolean).join(' · ') || 'no card'}</span></button>`).join('');
+      <span class="s">${HABITS.map(([k, , s]) => (score(k, x) === null ? '' : `${s} ${fmt(score(k, x), 2)}`)).filter(Boolean).join(' · ') || 'no card'}</span></button>`).join('');
     grid.querySelectorAll('canvas').forEach((c, i) => this.paint(c, heads[i]));
     const table = this.root.querySelector('table.heads');
     const even = (k) => (this.card?.heads?.[k] ? ` (even ${fmt(this.card.heads[k].even, 2)})` : '');
