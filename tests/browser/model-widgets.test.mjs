@@ -62,6 +62,14 @@ test('the prose reads every model number from the card and config; no section 1,
     assert.doesNotMatch(await section.textContent(), /Not here yet|does not ship|needs the trained model/);
   }
   assert.doesNotMatch(await page.locator('main').textContent(), /does not ship with the chapter/);
+  // "Show this head" opens the head the card names, on the pronoun example at "he"
+  await page.locator('button.open-head[data-example="pronoun"]').click();
+  const x = page.locator('lookback-explorer');
+  const [l, h] = CARD.heads.pronoun_to_name.best[0].head.split('.').map(Number);
+  await until(async () => [await x.getAttribute('layer'), await x.getAttribute('head')], (v) => v[0] === String(l + 1) && v[1] === String(h + 1), 'the pronoun head opened');
+  await ready(page, 'lookback-explorer');
+  await until(async () => (await x.locator('.tok.query').textContent().catch(() => '')).trim(), (v) => v === 'he', 'the query is "he"');
+  assert.match(await x.locator('.caption').textContent(), new RegExp(`^head ${head1(CARD.heads.pronoun_to_name.best[0].head).replace('.', '\\.')}: "he" puts`));
 });
 
 test('window: both models\' top 5 at the blank equal the API\'s; the slider and an edited story follow', T, async () => {
