@@ -78,7 +78,8 @@ const top = [], plane = [], embed = [], windowReady = [];
 for (let i = 0; i < RUNS; i++) {
   const t = await timeToReady(page, url, 'lookback-window');
   top.push(Math.min(...Object.values(t)));
-  windowReady.push(t['lookback-window']);
+  await page.waitForFunction(() => performance.getEntriesByName('lookback:complete:lookback-window').length > 0, null, { timeout: 20000 });
+  windowReady.push(await page.evaluate(() => performance.getEntriesByName('lookback:complete:lookback-window')[0].startTime));
   plane.push((await timeToReady(page, `${url}#w-qkv-plane`, 'lookback-qkv-plane'))['lookback-qkv-plane']);
   embed.push((await timeToReady(page, `${url}embed.html#embed-qkv-plane`, 'lookback-qkv-plane'))['lookback-qkv-plane']);
 }

@@ -106,28 +106,45 @@ class WindowWidget extends LookbackWidget {
     story.addEventListener('pointercancel', stop);
   }
 
+  // The window model (small, quick to load) first: the story's tokens and its prediction, shown at once; then
+  // the attention model's prediction, which fills its column when it arrives (mark lookback:complete:...).
   async compute() {
-    const [win, att, card] = await Promise.all([
+    const [win, card] = await Promise.all([
       this.askModel('describe', [], { model: 'window', name: 'describe-window', keep: true }),
-      this.askModel('describe', [], { name: 'describe', keep: true }),
       this.askModel('card', [], { name: 'card', keep: true }),
     ]);
-    this.models = { window: win, attention: att };
+    this.card = card;
+    this.models = { window: win, attention: this.models?.attention ?? null };
     this.size = Math.max(1, Math.min(256, Number.isFinite(this.sizeAttr) ? this.sizeAttr : win.context));
     if (this.tokensFor !== this.story) {
-      this.tokens = await this.askModel('tokens', [this.story], { name: 'tokens' });
+      this.tokens = await this.askModel('tokens', [this.story], { model: 'window', name: 'tokens' });
       this.tokensFor = this.story;
     }
     const T = this.tokens.length;
     this.end = Math.max(1, Math.min(T, this.end));
     const ids = this.tokens.slice(0, this.end).map((t) => t.id);
-    const [pw, pa] = await Promise.all([
-      this.askModel('next', [ids, { topK: 5 }], { model: 'window', name: 'next-window' }),
-      this.askModel('next', [ids.slice(-att.context), { topK: 5 }], { name: 'next' }),
-    ]);
-    this.predictions = { window: pw, attention: pa };
-    this.card = card;
+    this.predictions = { window: await this.askModel('next', [ids, { topK: 5 }], { model: 'window', name: 'next-window' }),
+      attention: null };
     this.render();
+    this.attentionPrediction(ids, win);
+  }
+
+  async attentionPrediction(ids, win) {
+    const gen = this._gen;
+    try {
+      const att = await this.askModel('describe', [], { name: 'describe', keep: true });
+      // the same tokenizer: the same ids; another one (a model the reader dropped in): the same text
+      const same = att.info.tokenizer === win.info.tokenizer && att.info.config.vocab_size === win.info.config.vocab_size;
+      const input = same ? ids : await this.askModel('decode', [ids], { model: 'window', name: 'decode' });
+      const top = await this.askModel('next', [input, { topK: 5, window: true }], { name: 'next' });
+      if (gen !== this._gen) return;
+      this.models.attention = att;
+      this.predictions.attention = top;
+      this.render();
+      performance.mark(`lookback:complete:${this.localName}`);
+    } catch (err) {
+      if (err?.name !== 'AbortError') this.showError(err);
+    }
   }
 
   render() {
@@ -160,7 +177,8 @@ class WindowWidget extends LookbackWidget {
         <td><span class="bar" style="width:${Math.round(p.p * 90)}px"></span></td></tr>`).join('')}</tbody></table>`;
     const { window: w, attention: a } = this.models;
     this.root.querySelector('.preds').innerHTML = table(`${w.label} (sees ${size})`, this.predictions.window, 'window')
-      + table(`${a.label} (sees all ${Math.min(end, a.context)})`, this.predictions.attention, 'attention');
+      + (this.predictions.attention ? table(`${a.label} (sees all ${Math.min(end, a.context)})`, this.predictions.attention, 'attention')
+        : '<p class="hint attention">The attention model is computing…</p>');
     this.renderLoss();
     this.emit('lookback-change', { end, size, visible: seen, predictions: this.predictions });
   }
@@ -186,7 +204,7 @@ class WindowWidget extends LookbackWidget {
   exportData() {
     const from = Math.max(0, this.end - this.size);
     const rows = [['position', 'token', 'in_window'], ...this.tokens.map((t, i) => [i, t.text, i >= from && i < this.end])];
-    for (const [name, list] of Object.entries(this.predictions)) {
+    for (const [name, list] of Object.entries(this.predictions).filter(([, l]) => l)) {
       rows.push([], [`${name} model: next token`, 'probability']);
       for (const p of list) rows.push([p.token, p.p]);
     }
@@ -197,7 +215,7 @@ class WindowWidget extends LookbackWidget {
   exportCanvas() {
     const from = Math.max(0, this.end - this.size);
     const text = this.tokens.map((t, i) => (i >= from && i < this.end ? `[${t.text}]` : t.text)).join('');
-    const preds = Object.entries(this.predictions).map(([name, list]) => ({
+    const preds = Object.entries(this.predictions).filter(([, l]) => l).map(([name, list]) => ({
       table: { caption: `${name} model: next token`, header: ['token', 'p'], rows: list.map((p) => [shown(p.token), fmt(p.p, 3)]) } }));
     return drawReport(this, {
       title: `A window of the last ${this.size} tokens`,
