@@ -192,15 +192,7 @@ val next_js(double handle, val ids_in, val opts) {
     const std::vector<int> ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), bool_opt(opts, "window"));
     if (ids.empty()) fail(fn, ": ids must hold at least one token");
     int k = 0;
-    val out = val::array();
-    for (const TokenProb& t : next_probs(fn, e, ids, opts, k)) {
-      val item = val::object();
-      item.set("id", t.id);
-      item.set("token", e.model.tokenizer->token_text(t.id));
-      item.set("p", t.p);
-      out.call<void>("push", item);
-    }
-    return out;
+    return token_probs_js(*e.model.tokenizer, next_probs(fn, e, ids, opts, k));
   });
 }
 

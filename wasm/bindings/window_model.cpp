@@ -100,15 +100,8 @@ val next_js(double handle, val ids_in, val opts) {
     // only the last position is needed, and it sees only the last `window` ids
     if (int(ids.size()) > c.window) ids.erase(ids.begin(), ids.end() - c.window);
     const std::vector<float> logits = e.model.logits(ids);  // [T, V]
-    val out = val::array();
-    for (const TokenProb& t : top_k(logits.data() + (ids.size() - 1) * std::size_t(c.vocab_size), c.vocab_size, k, temperature)) {
-      val item = val::object();
-      item.set("id", t.id);
-      item.set("token", e.tokenizer->token_text(t.id));
-      item.set("p", t.p);
-      out.call<void>("push", item);
-    }
-    return out;
+    const float* last = logits.data() + (ids.size() - 1) * std::size_t(c.vocab_size);
+    return token_probs_js(*e.tokenizer, top_k(last, c.vocab_size, k, temperature));
   });
 }
 
