@@ -68,6 +68,8 @@ class Induction extends LookbackWidget {
     const text = this.text;
     this.root.querySelector('.text').textContent = text;
     if (!/^[\p{L}][\p{L}'-]*$/u.test(this.name)) {
+      this.data = { text, name: this.name, first: -1, second: -1, head: null, rows: [] };
+      this.root.querySelector('table.tokens').innerHTML = '';
       this.root.querySelector('.sum').textContent = 'Type a name: letters only, one word.';
       return;
     }
