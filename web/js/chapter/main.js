@@ -1,6 +1,7 @@
 // The chapter controller: installs the compute controller (one worker for the page), defines the widgets,
-// renders formulas, tracks the contents bar and runs the page's own first computation. Not a widget and not
-// the API: widgets reach the core only through the controller's answers to their events.
+// renders formulas, tracks the contents bar, runs the page's own first computation, fills the prose's model
+// numbers from the card and opens heads in the explorer. Not a widget and not the API: widgets reach the core
+// only through the controller's answers to their events.
 import { client } from './install.js';
 import '../widgets/all.js';
 import { renderMath } from './math.js';
