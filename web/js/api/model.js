@@ -1,20 +1,18 @@
 // The model half of the lookback JS API: loadModel(source) and the Model it returns (encode, decode, tokens,
-// forward, next, generate, window, dispose), over the handle-based bindings of wasm/bindings/model.cpp.
+// forward, next, generate, window, dispose), over the handle-based bindings of wasm/bindings/model.cpp (a
+// window model's bundle gives the WindowModel of window-model.js instead).
 // Finds files (a bundled model by name, a URL or path, or bytes), passes plain arrays in and out, and turns
 // the bindings' returned Error objects into throws. Not here: the attention functions (index.js), any
 // computation (the WebAssembly core), the worker protocol (web/js/worker).
 import { options } from './options.js';
+import { LoadedModel, checked } from './loaded-model.js';
+import { WindowModel, isWindowConfig } from './window-model.js';
 
 const IN_NODE = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined'
   && typeof WorkerGlobalScope === 'undefined';
 
 const BUNDLE_FILES = { weights: 'model.safetensors', config: 'config.json', tokenizer: 'tokenizer.json' };
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-
-function checked(result) {
-  if (result instanceof Error) throw result;
-  return result;
-}
 
 // ---- finding and reading files -------------------------------------------------------------------------
 
@@ -149,66 +147,23 @@ async function resolveSource(source, opts) {
 
 // ---- the model ------------------------------------------------------------------------------------------
 
-const finalizer = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ M, handle }) => M.modelDispose(handle))
-  : null;
-
-class Model {
-  #M;
-  #handle;
-  #info;
-
+class Model extends LoadedModel {
   constructor(M, info) {
-    this.#M = M;
-    this.#handle = info.handle;
-    this.#info = { config: info.config, tokenizer: info.tokenizer, parameters: info.parameters };
-    finalizer?.register(this, { M, handle: info.handle }, this);
-  }
-
-  #live(fn) {
-    if (this.#handle === null) throw new Error(`${fn}: this model was disposed`);
-    return this.#handle;
-  }
-
-  #ids(fn, input, bos = true) {
-    if (typeof input === 'string') return checked(this.#M.modelEncode(this.#live(fn), input, bos));
-    return input;
-  }
-
-  /** config.json fields, tokenizer kind ("byte-bpe" | "llama2c") and parameter count */
-  get info() {
-    return { ...this.#info, config: { ...this.#info.config } };
+    super(M, info, { encode: 'modelEncode', decode: 'modelDecode', tokens: 'modelTokens', dispose: 'modelDispose' });
   }
 
   /** the context: the most tokens one call can look at */
   get context() {
-    return this.#info.config.max_seq_len;
-  }
-
-  encode(text, opts) {
-    const o = options('encode', opts, { bos: true });
-    if (typeof text !== 'string') throw new TypeError('encode: text must be a string');
-    return Array.from(checked(this.#M.modelEncode(this.#live('encode'), text, !!o.bos)));
-  }
-
-  decode(ids) {
-    return checked(this.#M.modelDecode(this.#live('decode'), ids));
-  }
-
-  tokens(textOrIds, opts) {
-    const o = options('tokens', opts, { bos: true });
-    const ids = Array.from(this.#ids('tokens', textOrIds, !!o.bos));
-    const texts = checked(this.#M.modelTokens(this.#live('tokens'), ids));
-    return ids.map((id, i) => ({ id, text: texts[i] }));
+    return this.info.config.max_seq_len;
   }
 
   window(ids, size = this.context) {
-    return Array.from(checked(this.#M.modelWindow(this.#live('window'), ids, size)));
+    return Array.from(checked(this.M.modelWindow(this.live('window'), ids, size)));
   }
 
   forward(textOrIds, opts) {
     const o = options('forward', opts, { attention: false, positions: true, residuals: false, window: false });
-    const r = checked(this.#M.modelForward(this.#live('forward'), this.#ids('forward', textOrIds), {
+    const r = checked(this.M.modelForward(this.live('forward'), this.ids('forward', textOrIds), {
       attention: !!o.attention, positions: !!o.positions, residuals: !!o.residuals, window: !!o.window,
     }));
     return { ...r, ids: Array.from(r.ids) };
@@ -216,15 +171,15 @@ class Model {
 
   next(textOrIds, opts) {
     const o = options('next', opts, { topK: 10, temperature: 1, positions: true, window: false });
-    return checked(this.#M.modelNext(this.#live('next'), this.#ids('next', textOrIds), {
-      topK: Math.min(o.topK, this.#info.config.vocab_size), temperature: o.temperature, positions: !!o.positions,
+    return checked(this.M.modelNext(this.live('next'), this.ids('next', textOrIds), {
+      topK: Math.min(o.topK, this.info.config.vocab_size), temperature: o.temperature, positions: !!o.positions,
       window: !!o.window,
     }));
   }
 
   generate(prompt, opts) {
     const o = options('generate', opts, { maxTokens: 64, temperature: 0.8, topP: 0.95, seed: 1, window: false, positions: true });
-    const r = checked(this.#M.modelGenerate(this.#live('generate'), this.#ids('generate', prompt), {
+    const r = checked(this.M.modelGenerate(this.live('generate'), this.ids('generate', prompt), {
       maxTokens: o.maxTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, window: !!o.window,
       positions: !!o.positions,
     }));
@@ -238,8 +193,8 @@ class Model {
     const half = Math.floor((this.context - 1) / 2);
     const o = options('headScores', opts, { repeats: 4, repeatLength: Math.min(50, half), seed: 1, best: 3 });
     if (!Array.isArray(texts)) throw new TypeError('headScores: texts must be an array of texts or id arrays');
-    const ids = texts.map((t) => this.#ids('headScores', t));
-    const r = checked(this.#M.modelHeadScores(this.#live('headScores'), ids, {
+    const ids = texts.map((t) => this.ids('headScores', t));
+    const r = checked(this.M.modelHeadScores(this.live('headScores'), ids, {
       repeats: o.repeats, repeatLength: o.repeatLength, seed: o.seed,
     }));
     const H = r.heads;
@@ -256,23 +211,19 @@ class Model {
       induction: habit(r.induction), firstOnRandom: habit(r.firstRandom), previousOnRandom: habit(r.previousRandom),
     };
   }
-
-  /** frees the model's memory now (it is also freed when the object is garbage-collected) */
-  dispose() {
-    if (this.#handle === null) return;
-    finalizer?.unregister(this);
-    this.#M.modelDispose(this.#handle);
-    this.#handle = null;
-  }
 }
 
 // The model functions added to the API object of one loaded module M.
 export function modelApi(M) {
   return {
-    /** a model by bundled name ("sprout"), URL or path (bundle folder, .safetensors, llama2.c .bin), or bytes */
+    /** a model by bundled name ("sprout", "window"), URL or path (bundle folder, .safetensors, llama2.c .bin),
+     * or bytes; a bundle whose config.json says "arch": "window" gives a WindowModel (window-model.js) */
     async loadModel(source, opts) {
       const o = options('loadModel', opts, { tokenizer: undefined, config: undefined });
       const files = await resolveSource(source, o);
+      if (files.kind === 'bundle' && isWindowConfig(files.config)) {
+        return new WindowModel(M, checked(M.windowLoad(files.weights, files.config, files.tokenizer)));
+      }
       const info = files.kind === 'bundle'
         ? M.modelLoadBundle(files.weights, files.config, files.tokenizer)
         : M.modelLoadLlama2c(files.checkpoint, files.tokenizer);

@@ -10,3 +10,7 @@ import './quiz.js';
 import './review-cards.js';
 import './next-token.js';
 import './counterfactual.js';
+import './explorer.js';
+import './heads-grid.js';
+import './induction.js';
+import './habits.js';
