@@ -1,13 +1,15 @@
 // The model half of the lookback JS API: loadModel(source, { onProgress, signal }) and the Model it returns
 // (encode, decode, tokens, forward, next, generate, stream, window, headScores, dispose), over the handle-based
-// bindings of wasm/bindings/model.cpp. Resolves sources (a bundled model by name under the API's base URL, a
-// URL or path, or bytes), passes plain arrays in and out, and turns the bindings' returned Error objects into
-// throws with a `code`. Not here: reading files (files.js), the attention functions (index.js), any
+// bindings of wasm/bindings/model.cpp (a window model's bundle gives the WindowModel of window-model.js instead).
+// Resolves sources (a bundled model by name under the API's base URL, a URL or path, or bytes), passes plain
+// arrays in and out, and turns the bindings' returned Error objects into throws with a `code`. Not here: reading files (files.js), the attention functions (index.js), any
 // computation (the WebAssembly core), the worker protocol (web/js/worker).
 import { abortError, CODES, coded, throwIfAborted } from './errors.js';
 import { exists, IN_NODE, locate, progressOver, readBytes } from './files.js';
 import { detectForeign } from './foreign.js';
 import { options } from './options.js';
+import { checked as checkedWindow } from './loaded-model.js';
+import { WindowModel, isWindowConfig } from './window-model.js';
 
 const BUNDLE_FILES = { weights: 'model.safetensors', config: 'config.json', tokenizer: 'tokenizer.json' };
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -266,6 +268,9 @@ export function modelApi(M, base) {
       if (o.signal !== undefined && typeof o.signal?.aborted !== 'boolean') throw badArgument('loadModel: signal must be an AbortSignal');
       const files = await resolveSource(source, o, base);
       throwIfAborted(o.signal, 'loadModel');
+      if (files.kind === 'bundle' && isWindowConfig(files.config)) {
+        return new WindowModel(M, checkedWindow(M.windowLoad(files.weights, files.config, files.tokenizer)));
+      }
       if (files.kind === 'bundle') detectForeign(files.config, files.tokenizer);
       const info = files.kind === 'bundle'
         ? M.modelLoadBundle(files.weights, files.config, files.tokenizer, o.weights)
