@@ -23,7 +23,7 @@ export const RECIPE = {
   // training stories: plain TinyStories-like phrasing beside the generator's structure. The tokenizer counts them.
   samples: { stories: 40000, seed: 7, temperature: 0.9, top_p: 0.95, every: 5 },
   sprout: { steps: 7600, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2, drill_share: 0.1 },
-  window: { steps: 2000, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2, drill_share: 0.1 },
+  window: { steps: 3000, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2, drill_share: 0.1 },
 };
 
 function run(cmd, args, { log } = {}) {

@@ -19,6 +19,8 @@ import './js/widgets/model-picker.js';
 import './js/widgets/generation.js';
 import './js/widgets/counterfactual-examples.js';
 import './js/widgets/counterfactual-compare.js';
+import './js/widgets/model-view.js';
+import './js/widgets/examples.js';
 import './js/chapter/install.js';
 import './js/widgets/window.js';
 import './js/widgets/qkv-plane.js';
@@ -33,5 +35,9 @@ import './js/widgets/counterfactual.js';
 import './js/widgets/model-handle.js';
 import './js/widgets/shuffle.js';
 import './js/widgets/code-walk.js';
+import './js/widgets/explorer.js';
+import './js/widgets/heads-grid.js';
+import './js/widgets/induction.js';
+import './js/widgets/habits.js';
 
 export { configure } from './js/chapter/install.js';

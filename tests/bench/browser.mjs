@@ -2,8 +2,10 @@
 // on the chapter's own localhost server: time from navigation until the first widget is interactive, input-to-
 // display latency of a drag on qkv-plane and of toggles on mask-builder (performance.mark at input, measure when
 // the widget's display has been updated with the core's answer), how long input waits while the next-token
-// widget generates, and the bytes transferred for the page without
-// the model. Run: node tests/bench/browser.mjs [--runs N]
+// widget generates, and the bytes transferred for the page without the model. The model widgets: time from
+// scrolling to the first of them (the model not loaded yet) until it shows the model's numbers, and the
+// explorer's update after a keystroke and after a head change.
+// Run: node tests/bench/browser.mjs [--runs N]
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { join } from 'node:path';
 import { startServer } from '../../.scripts/serve.mjs';
 
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
-const TARGETS = { interactive: 1500, update: 16, block: 50, transfer: 1.5e6 };
+const TARGETS = { interactive: 1500, update: 16, block: 50, transfer: 1.5e6, model: 2000, explorer: 50 };
 
 const { server, url } = await startServer({ port: 0 });
 const profile = mkdtempSync(join(tmpdir(), 'lookback-bench-'));
@@ -73,15 +75,18 @@ const rows = [];
 const page = await context.newPage();
 
 // 1. time to the first interactive widget: the chapter from the top, and opened at the qkv-plane (core-computed)
-const top = [], plane = [], embed = [];
+const top = [], plane = [], embed = [], windowReady = [];
 for (let i = 0; i < RUNS; i++) {
   const t = await timeToReady(page, url, 'lookback-window');
   top.push(Math.min(...Object.values(t)));
+  await page.waitForFunction(() => performance.getEntriesByName('lookback:complete:lookback-window').length > 0, null, { timeout: 20000 });
+  windowReady.push(await page.evaluate(() => performance.getEntriesByName('lookback:complete:lookback-window')[0].startTime));
   plane.push((await timeToReady(page, `${url}#w-qkv-plane`, 'lookback-qkv-plane'))['lookback-qkv-plane']);
-  embed.push((await timeToReady(page, `${url}embed.html`, 'lookback-qkv-plane'))['lookback-qkv-plane']);
+  embed.push((await timeToReady(page, `${url}embed.html#embed-qkv-plane`, 'lookback-qkv-plane'))['lookback-qkv-plane']);
 }
 const st = stats(top), sp = stats(plane), se = stats(embed);
 rows.push(['first widget interactive, chapter from the top (ms)', st, TARGETS.interactive]);
+rows.push(['window widget, both models\' top 5, from the top (ms)', stats(windowReady), TARGETS.model]);
 rows.push(['qkv-plane computed by the core, chapter opened at the plane (ms)', sp, TARGETS.interactive]);
 rows.push(['qkv-plane computed by the core, embed.html (ms)', se, TARGETS.interactive]);
 
@@ -176,7 +181,55 @@ const genNote = `generation: ${gen.tokens} tokens in ${gen.runs} runs, ${(gen.ms
   + `${Math.max(0, ...gen.scripts.typing).toFixed(0)} ms typing alone`;
 await page.close();
 
-// 5. bytes transferred (response bodies and headers), without web/models/
+// 5. the first model widget: a page of this origin with one explorer below the fold (so nothing has loaded a
+// model), scrolled to it; from the scroll to its first computed display. Each run is a fresh document and worker.
+const firstModel = [];
+const p = await context.newPage();
+const lesson = `${url}bench/explorer-below.html`;
+await p.route(lesson, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8',
+  body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title>
+    <script type="module" src="../lookback.js"></script></head><body><div style="height: 3000px"></div>
+    <lookback-explorer></lookback-explorer></body></html>` }));
+for (let i = 0; i < RUNS; i++) {
+  await p.goto('about:blank');
+  await p.goto(lesson);
+  await p.waitForFunction(() => customElements.get('lookback-explorer') && document.querySelector('lookback-explorer').hasAttribute('data-paused'));
+  await p.waitForTimeout(300);
+  firstModel.push(await p.evaluate(() => new Promise((resolve) => {
+    const el = document.querySelector('lookback-explorer');
+    const t0 = performance.now();
+    el.addEventListener('lookback-ready', () => resolve(performance.now() - t0), { once: true });
+    el.scrollIntoView({ block: 'start' });
+  })));
+}
+rows.push(['first model widget (explorer) after scrolling to it (ms)', stats(firstModel), TARGETS.model]);
+
+// 6. explorer updates: keystrokes in its text (each recomputed in the worker, the cache keeping the start), and
+// head and layer changes (no new computation); input to the updated strip and table
+const ex = p;
+await ex.goto('about:blank');
+await ex.goto(`${url}#w-explorer`);
+await ex.waitForFunction(() => document.querySelector('lookback-explorer')?.dataset.state === 'ready', null, { timeout: 20000 });
+const area = ex.locator('lookback-explorer textarea');
+await area.click();
+await ex.keyboard.press('End');
+await ex.evaluate(() => performance.clearMeasures());
+for (const ch of ' Then Tom ran home with the apple, and he gave it to his sister.') {
+  await ex.keyboard.type(ch);
+  await ex.waitForTimeout(80);   // a quick typist: about 12 keys a second
+}
+await ex.waitForTimeout(200);
+rows.push(['explorer update after a keystroke (ms)', stats(await measures(ex, 'lookback:update:lookback-explorer')), TARGETS.explorer]);
+await ex.evaluate(() => performance.clearMeasures());
+for (let i = 0; i < 48; i++) {
+  await ex.locator(`lookback-explorer select.${i % 2 ? 'head' : 'layer'}`).selectOption({ index: (i * 5) % 6 });
+  await ex.evaluate(() => new Promise(requestAnimationFrame));
+}
+await ex.waitForTimeout(100);
+rows.push(['explorer update after a head or layer change (ms)', stats(await measures(ex, 'lookback:update:lookback-explorer')), TARGETS.explorer]);
+await ex.close();
+
+// 7. bytes transferred (response bodies and headers), without web/models/
 const chapterBytes = await bytesFor(url, true);
 const embedBytes = await bytesFor(`${url}embed.html`, true);
 

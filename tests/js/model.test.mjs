@@ -18,7 +18,8 @@ const weights = lb.randomWeights(CONFIG, { seed: 7 });
 const model = await lb.loadModel(weights, { config: CONFIG, tokenizer: TOKENIZER });
 
 const STORIES = fileURLToPath(new URL('../../../shared/models/stories260K/', import.meta.url));
-const haveStories = existsSync(join(STORIES, 'stories260K.bin'));
+// the checkpoint and its reference logits (a folder holding only the model is not the reference material)
+const haveStories = ['stories260K.bin', 'tok512.bin', 'lily_logits_all.f32'].every((f) => existsSync(join(STORIES, f)));
 const skipStories = haveStories ? false : `skipped: ${STORIES} is absent (reference files beside the checkout)`;
 
 // Results of the same model agree to float rounding (the cache may recompute a position through another path).

@@ -20,7 +20,12 @@ async function main(): Promise<number> {
   // @ts-expect-error: texts is an array
   m.headScores('Mia');
   m.dispose();
-  return out.length + b.length + c.length + w.emptyRows + lb.dot(q, q) + lb.simdWidth() + lb.heapBytes()
+  const win = await lb.loadModel('window');
+  const p: number = win.next('Mia had a', { topK: 3 })[0].p + win.info.config.window;
+  // @ts-expect-error: a window model has no forward pass with attention
+  win.forward('Mia');
+  win.dispose();
+  return p + out.length + b.length + c.length + w.emptyRows + lb.dot(q, q) + lb.simdWidth() + lb.heapBytes()
     + lb.paddingMask(1, 2, 1).length + f.shape.T + best;
 }
 main();

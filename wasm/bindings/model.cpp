@@ -10,6 +10,8 @@
 #include <memory>
 
 #include "args.hpp"
+#include "model_args.hpp"
+#include "tokenizer_js.hpp"
 #include "model/bundle.hpp"
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
@@ -25,9 +27,6 @@
 
 namespace lookback::bind {
 namespace {
-
-constexpr std::size_t kMaxFileBytes = std::size_t(1) << 30;  // 1 GiB
-constexpr std::size_t kMaxIds = std::size_t(1) << 22;
 
 // A loaded model and its one session (whose cache makes repeated calls on similar texts cheap).
 struct Entry {
@@ -49,50 +48,7 @@ Entry& entry(const char* fn, double handle) {
   return *it->second;
 }
 
-std::vector<std::uint8_t> bytes_arg(const char* fn, const char* name, const val& arr) {
-  if (!arr.instanceof(val::global("Uint8Array"))) fail(fn, ": ", name, " must be a Uint8Array of the file's bytes");
-  const std::size_t n = arr["length"].as<std::size_t>();
-  if (n > kMaxFileBytes) fail(fn, ": ", name, " is ", n, " bytes; the limit is ", kMaxFileBytes);
-  std::vector<std::uint8_t> v(n);
-  if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", arr);
-  return v;
-}
-
-// A JS string as UTF-8 through the platform's TextEncoder, which writes a lone surrogate as U+FFFD (Embind's
-// own conversion would join it with the next character, so that "a\uD800b" came back as "a\u{10062}").
-std::string string_arg(const char* fn, const char* name, const val& s) {
-  if (!s.isString()) fail(fn, ": ", name, " must be a string");
-  const val bytes = val::global("TextEncoder").new_().call<val>("encode", s);
-  const std::size_t n = bytes["length"].as<std::size_t>();
-  std::string out(n, '\0');
-  if (n) val(emscripten::typed_memory_view(n, reinterpret_cast<std::uint8_t*>(out.data()))).call<void>("set", bytes);
-  return out;
-}
-
-// Token ids: an Array or typed array of integers in [0, vocab).
-std::vector<int> ids_arg(const char* fn, const val& arr, int vocab) {
-  if (!val::global("Array").call<bool>("isArray", arr) && !val::global("ArrayBuffer").call<bool>("isView", arr))
-    fail(fn, ": ids must be an array of token ids (Array or Int32Array)");
-  const std::size_t n = arr["length"].as<std::size_t>();
-  if (n > kMaxIds) fail(fn, ": ", n, " ids are more than the limit of ", kMaxIds);
-  std::vector<double> d(n);
-  if (n) val(emscripten::typed_memory_view(n, d.data())).call<void>("set", val::global("Float64Array").call<val>("from", arr));
-  std::vector<int> ids(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!(d[i] >= 0 && d[i] < vocab && d[i] == std::floor(d[i])))
-      fail(fn, ": ids[", i, "] is ", js_number(d[i]), "; token ids are integers in [0, ", vocab, ")");
-    ids[i] = int(d[i]);
-  }
-  return ids;
-}
-
 bool bool_opt(const val& o, const char* key) { return o[key].as<bool>(); }
-
-val ints_js(const std::vector<int>& v) {
-  return val::global("Int32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
-}
-
-val text_js(const std::string& s) { return val(valid_utf8(s)); }
 
 // The ids a call runs on: all of them when they fit, else an error naming the window option, or (with
 // window) the start mark and the last tokens.
@@ -182,34 +138,24 @@ val info_of_js(double handle) {
 
 val encode_js(double handle, val text, bool bos) {
   return guarded([&] {
-    const Entry& e = entry("encode", handle);
-    return ints_js(e.model.tokenizer->encode(string_arg("encode", "text", text), bos));
+    return encode_with(*entry("encode", handle).model.tokenizer, text, bos);
   });
 }
 
 // The start mark and at least the last n tokens of a text, for a sliding window over a text of any length.
 val encode_tail_js(double handle, val text, bool bos, double n) {
-  return guarded([&] {
-    const Entry& e = entry("encode", handle);
-    const int keep = int_arg("encode", "n", n, 1, double(kMaxIds));
-    return ints_js(e.model.tokenizer->encode_tail(string_arg("encode", "text", text), bos, std::size_t(keep)));
-  });
+  return guarded([&] { return encode_tail_with(*entry("encode", handle).model.tokenizer, text, bos, n); });
 }
 
 val decode_js(double handle, val ids) {
   return guarded([&] {
-    const Entry& e = entry("decode", handle);
-    return text_js(e.model.tokenizer->decode(ids_arg("decode", ids, e.model.tokenizer->vocab_size())));
+    return decode_with(*entry("decode", handle).model.tokenizer, ids);
   });
 }
 
 val token_texts_js(double handle, val ids) {
   return guarded([&] {
-    const Entry& e = entry("tokens", handle);
-    val out = val::array();
-    for (int id : ids_arg("tokens", ids, e.model.tokenizer->vocab_size()))
-      out.call<void>("push", val(e.model.tokenizer->token_text(id)));
-    return out;
+    return token_texts_with(*entry("tokens", handle).model.tokenizer, ids);
   });
 }
 
@@ -272,15 +218,7 @@ val next_js(double handle, val ids_in, val opts) {
     const std::vector<int> ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), bool_opt(opts, "window"));
     if (ids.empty()) fail(fn, ": ids must hold at least one token");
     int k = 0;
-    val out = val::array();
-    for (const TokenProb& t : next_probs(fn, e, ids, opts, k)) {
-      val item = val::object();
-      item.set("id", t.id);
-      item.set("token", e.model.tokenizer->token_text(t.id));
-      item.set("p", t.p);
-      out.call<void>("push", item);
-    }
-    return out;
+    return token_probs_js(*e.model.tokenizer, next_probs(fn, e, ids, opts, k));
   });
 }
 

@@ -113,6 +113,7 @@ export interface Lookback {
    * (model.safetensors + config.json + tokenizer.json), a .safetensors file or a llama2.c .bin checkpoint,
    * or bytes. Corrupt, truncated or mismatched files reject with an Error saying what and where.
    */
+  loadModel(source: 'window', options?: LoadModelOptions): Promise<WindowModel>;
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<Model>;
   /**
    * a safetensors file (or, with format 'llama2c', a llama2.c checkpoint .bin) of random weights for a
@@ -311,6 +312,32 @@ export interface Model {
    * it does when it needs JS memory: it cannot see the WebAssembly memory a model holds, and that memory never
    * shrinks (freed memory is reused by later models).
    */
+  dispose(): void;
+}
+
+/** config.json of the chapter's window model (web/js/api/window-model.js). */
+export interface WindowModelConfig {
+  arch: 'window';
+  /** how many tokens a prediction sees */
+  window: number;
+  embed_dim: number;
+  hidden_dim: number;
+  vocab_size: number;
+  bos_id: number;
+  eos_id: number;
+}
+
+/** The chapter's baseline: a bundle whose config.json says "arch": "window" (e.g. loadModel('window')). It sees
+ * only the last `window` tokens: their embeddings side by side, one hidden layer, a classifier. */
+export interface WindowModel {
+  readonly info: { config: WindowModelConfig; tokenizer: 'byte-bpe' | 'llama2c'; parameters: number };
+  /** the window: the most tokens a prediction looks at */
+  readonly context: number;
+  encode(text: string, options?: { bos?: boolean }): number[];
+  decode(ids: TokenIds): string;
+  tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string }[];
+  /** the topK most probable next tokens after a text of any length (only the last `window` tokens count) */
+  next(text: TextOrIds, options?: { topK?: number; temperature?: number }): NextToken[];
   dispose(): void;
 }
 

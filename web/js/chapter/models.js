@@ -1,10 +1,13 @@
 // The page's models: every model widget computes with a model named 'sprout', 'window' or 'current', and
 // this registry (owned by the compute controller) resolves the name to a model loaded once in the worker and
 // shared. 'current' is Sprout until the reader brings a model of their own (useModel); switching it fires
-// `lookback-model-change` on the document so that every model widget recomputes. Not the worker's side
+// `lookback-model-change` on the document so that every model widget recomputes. Ops: model [name, method,
+// args], modelInfo [name], modelCard [name] (a bundled model's card.json), useModel [source, label]. Not the worker's side
 // (web/js/worker/model-ops.js) and not a widget (widgets reach it through `lookback-compute` events).
 
-const LABELS = { sprout: 'Sprout', window: 'the window model' };
+const MODELS = new URL('../../models/', import.meta.url);
+
+const LABELS = { sprout: 'Sprout', window: 'window model' };
 const abortError = () => Object.assign(new Error('the model changed'), { name: 'AbortError' });
 
 export class ModelRegistry {
@@ -12,6 +15,7 @@ export class ModelRegistry {
   #doc;
   #named = new Map();   // bundled name -> promise of { handle, info, context }
   #current = null;      // null: Sprout; else { entry (promise), label }
+  #files = new Map();   // 'name/file' -> promise of parsed JSON or null
 
   constructor(client, doc) {
     this.#client = client;
@@ -52,6 +56,22 @@ export class ModelRegistry {
     }
   }
 
+  // A JSON file that ships beside a bundled model (card.json, config.json), or null ('current' once the
+  // reader brought a model of their own: a dropped file has no card).
+  bundledJson(name, file) {
+    const n = name === 'current' || name === undefined ? (this.#current ? null : 'sprout') : name;
+    if (!n || !/^[A-Za-z0-9_-]+$/.test(n)) return Promise.resolve(null);
+    const key = `${n}/${file}`;
+    if (!this.#files.has(key)) {
+      this.#files.set(key, fetch(new URL(`${n}/${file}`, MODELS)).then((r) => (r.ok ? r.json() : null), () => null));
+    }
+    return this.#files.get(key);
+  }
+
+  card(name) {
+    return this.bundledJson(name, 'card.json');
+  }
+
   // Makes `source` the current model: null for Sprout again, else what loadModel takes (bytes objects
   // { checkpoint, tokenizer } or { weights, config, tokenizer }). Resolves to describe('current'); a file
   // the loader refuses rejects with the loader's error and leaves the current model as it was.
@@ -69,11 +89,13 @@ export class ModelRegistry {
     return now;
   }
 
-  // The controller's ops for widgets: model(name, method, args), modelInfo(name), useModel(source, label).
+  // The controller's ops for widgets: model(name, method, args), modelInfo(name), modelCard(name),
+  // useModel(source, label).
   ops() {
     return {
       model: (key, name, method, args) => this.call(name, method, args, key),
       modelInfo: (key, name) => this.describe(name),
+      modelCard: (key, name) => this.card(name),
       useModel: (key, source, label) => this.use(source, label),
     };
   }

@@ -12,3 +12,7 @@ import './next-token.js';
 import './counterfactual.js';
 import './shuffle.js';
 import './code-walk.js';
+import './explorer.js';
+import './heads-grid.js';
+import './induction.js';
+import './habits.js';

@@ -1,7 +1,8 @@
 // The base of every widget that computes with a language model: attribute `model` names it ('current' by
 // default: Sprout until the reader brings their own; or 'sprout', 'window'); askModel runs one Model method
 // through the controller (op 'model'); the widget recomputes when the page's current model changes
-// (`lookback-model-change` on the document), and after any observed attribute changes (readAttributes()).
+// (`lookback-model-change` on the document; modelChanged() drops what it kept from the old model), and after
+// any observed attribute changes (readAttributes()).
 // Not the registry of models (web/js/chapter/models.js).
 import { LookbackWidget } from './widget-kit.js';
 
@@ -45,8 +46,14 @@ export class ModelWidget extends LookbackWidget {
     return this.modelInfo;
   }
 
-  // One Model method (encode, tokens, forward, next, generate, ...) on this widget's model.
-  askModel(method, args, name = method, opts) {
-    return this.ask('model', [this.modelName, method, args], name, opts);
+  // The bundled model's card.json (heads, scores, losses), or null for a reader's own model.
+  modelCard() {
+    return this.ask('modelCard', [this.modelName], 'modelCard', { keep: true });
+  }
+
+  // One Model method (encode, tokens, forward, next, generate, ...) on this widget's model, or on the model
+  // named by opts.model ('sprout', 'window', 'current').
+  askModel(method, args, name = method, { model = this.modelName, ...opts } = {}) {
+    return this.ask('model', [model, method, args], name, opts);
   }
 }

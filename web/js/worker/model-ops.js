@@ -4,7 +4,7 @@
 // registerOps.
 // Not the model itself (web/js/api/model.js) and not the page's side (remote-model.js).
 
-// The Model methods a page may call (dispose is handled apart).
+// The Model methods a page may call (dispose is handled apart); a window model has only some of them.
 export const MODEL_METHODS = ['encode', 'decode', 'tokens', 'window', 'forward', 'next', 'generate', 'headScores'];
 const METHODS = new Set(MODEL_METHODS);
 const models = new Map();
@@ -42,6 +42,8 @@ export const modelOps = {
       return null;
     }
     if (!METHODS.has(method)) throw new Error(`worker: a model has no method "${method}"`);
-    return byHandle(handle)[method](...args);
+    const model = byHandle(handle);
+    if (typeof model[method] !== 'function') throw new Error(`worker: this model has no method "${method}"`);
+    return model[method](...args);
   },
 };
