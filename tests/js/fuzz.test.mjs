@@ -1,8 +1,9 @@
 // Random campaigns over the JS API, run by `npm test`: every core function on extreme finite floats (float32's
 // largest and smallest values, denormals, signed zeros, huge scales and temperatures) must either throw an Error
-// or return only finite numbers, never NaN; and every tokenizer (byte-level BPE with and without merges, llama2.c's)
-// must give back random UTF-16 strings as TextEncoder would (lone surrogates as U+FFFD). Seeded, so a failure
-// repeats; the counts are printed. Not the hand-written regressions (hardening.test.mjs).
+// or return only finite numbers, never NaN; and every tokenizer (byte-level BPE with and without merges, through
+// the transformer's bindings and the window model's, llama2.c's) must give back random UTF-16 strings as
+// TextEncoder would (lone surrogates as U+FFFD). Seeded, so a failure repeats; the counts are printed. Not the
+// hand-written regressions (hardening.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -147,6 +148,12 @@ test('byte-level BPE, no merges and the bundled Sprout tokenizer: random UTF-16 
   const merged = await lb.loadModel(lb.randomWeights(config), { config, tokenizer });
   roundTrips(merged, 2, `byte-bpe with Sprout's ${tokenizer.merges.length} merges`);
   merged.dispose();
+});
+
+test("the window model's tokenizer (its own bindings): random UTF-16 round-trips", async () => {
+  const win = await lb.loadModel('window');
+  roundTrips(win, 5, 'the window model');
+  win.dispose();
 });
 
 // A llama2.c tokenizer .bin: <unk>, <s>, </s>, the 256 byte pieces, then a few pieces (scored) to merge into.

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
 
@@ -49,6 +49,25 @@ function rawEdit(bytes, name, field, values) {
   const start = text.indexOf(`"${field}":[`, at) + field.length + 4;
   const end = text.indexOf(']', start);
   return withHeader(bytes, text.slice(0, start) + values + text.slice(end));
+}
+
+// A window model's safetensors file (float32) for a config, every weight `value`.
+function windowWeights({ window: W, embed_dim: E, hidden_dim: N, vocab_size: V }, value) {
+  const shapes = { 'embed.weight': [V, E], 'hidden.weight': [N, W * E], 'hidden.bias': [N], 'out.weight': [V, N], 'out.bias': [V] };
+  const header = {};
+  let at = 0;
+  for (const [name, shape] of Object.entries(shapes)) {
+    const bytes = 4 * shape.reduce((a, b) => a * b, 1);
+    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + bytes] };
+    at += bytes;
+  }
+  let text = JSON.stringify(header);
+  text += ' '.repeat((8 - (text.length % 8)) % 8);
+  const out = new Uint8Array(8 + text.length + at);
+  new DataView(out.buffer).setBigUint64(0, BigInt(text.length), true);
+  out.set(new TextEncoder().encode(text), 8);
+  new Float32Array(out.buffer, 8 + text.length).fill(value);
+  return out;
 }
 
 async function rejects(p, re) {
@@ -197,6 +216,68 @@ test('a text far beyond the context with { window: true }: only its end is encod
   const r = model.next(huge, { window: true, topK: 2 });
   assert.equal(r.length, 2);
   assert.deepEqual(model.forward(huge, { window: true }).ids, model.window(model.encode(huge.slice(-2000))));
+});
+
+test('the window model gets the same checks: deep JSON, 64-bit sizes, surrogates, loose types, float32, long texts', async () => {
+  const dir = new URL('../../shared/models/window/', import.meta.url);
+  const [WW, WC, WT] = ['model.safetensors', 'config.json', 'tokenizer.json'].map((f) => readFileSync(new URL(f, dir)));
+  const config = WC.toString(), tokenizer = WT.toString();
+  const loadWindow = (weights = WW, c = config, t = tokenizer) => lb.loadModel(weights, { config: c, tokenizer: t });
+  const win = await loadWindow();
+  assert.equal(win.info.config.arch, 'window');
+  // deeply nested JSON in the tokenizer or the safetensors header (a config must say "arch": "window" to come here)
+  const deepCases = [
+    () => loadWindow(WW, config, deep(10000)),
+    () => loadWindow(WW, config, `{"merges":${deepArray(20000)}}`),
+    () => loadWindow(withHeader(WW, deep(10000))),
+    () => loadWindow(withHeader(WW, `{"x":${deepArray(100000)}}`)),
+  ];
+  for (const c of deepCases) await rejects(c(), /nested more than 64 levels deep/);
+  const before = lb.heapBytes();
+  for (let i = 0; i < 5; i++) for (const c of deepCases) await rejects(c(), /nested more than 64 levels deep/);
+  assert.equal(lb.heapBytes(), before, 'failed loads freed everything they copied');
+  // safetensors sizes of 2^32 and more
+  await rejects(loadWindow(rawEdit(WW, 'hidden.bias', 'shape', String(2 ** 32 + 384))), /shape size 4294967680 is larger than 2147483647/);
+  const off = JSON.parse(new TextDecoder().decode(WW.subarray(8, 8 + Number(new DataView(WW.buffer, WW.byteOffset).getBigUint64(0, true)))))['hidden.bias'].data_offsets;
+  await rejects(loadWindow(rawEdit(WW, 'hidden.bias', 'data_offsets', `${off[0] + 2 ** 32},${off[1] + 2 ** 32}`)), /run past the end/);
+  // lone surrogates as U+FFFD
+  for (const s of ['a\uD800b', '\uDFFF\uD800z', 'x\uDBFF']) {
+    assert.equal(win.decode(win.encode(s)), s.toWellFormed(), JSON.stringify(s));
+    assert.deepEqual(win.next(s, { topK: 3 }), win.next(s.toWellFormed(), { topK: 3 }));
+  }
+  // loose types
+  const bad = [
+    () => win.next('Hi', { topK: '3' }),
+    () => win.next('Hi', { temperature: '1' }),
+    () => win.tokens({}),
+    () => win.next({ length: 'x' }),
+    () => win.decode({}),
+    () => win.encode('a', { bos: 1 }),
+    () => win.encode(5),
+  ];
+  for (const f of bad) assert.throws(f, (e) => e instanceof TypeError && e.code === 'LOOKBACK_BAD_ARGUMENT', f.toString());
+  assert.deepEqual(win.next({ length: 2, 0: 0, 1: 99 }, { topK: 2 }), win.next([0, 99], { topK: 2 }));
+  assert.deepEqual(win.next(Int8Array.from([0, 99]), { topK: 2 }), win.next([0, 99], { topK: 2 }));
+  // temperatures float32 cannot carry
+  assert.throws(() => win.next('Hi', { temperature: 1e-50 }), /temperature must be .* in \[1e-30, 1e\+?30\]/);
+  assert.throws(() => win.next('Hi', { temperature: 1e39 }), /temperature/);
+  assert.ok(win.next('Hi', { topK: 3, temperature: 1e-30 }).every((t) => Number.isFinite(t.p)));
+  // a text far beyond 2^22 ids: only its end is encoded
+  const huge = 'Mia took her doll to the park. '.repeat(350000);
+  assert.deepEqual(win.next(huge, { topK: 3 }), win.next(huge.slice(-2000), { topK: 3 }));
+  // weights large enough to overflow float32 on the way (float32 weights of 1e20: 1e20 times 1e20 passes float32
+  // in the hidden layer): an Error, never NaN probabilities
+  const small = { arch: 'window', window: 2, embed_dim: 2, hidden_dim: 3, vocab_size: 258, bos_id: 0, eos_id: 1 };
+  const over = await lb.loadModel(windowWeights(small, 1e20), { config: small, tokenizer: TOKENIZER });
+  assert.throws(() => over.next('Hi'), /overflowed float32/);
+  const fine = await lb.loadModel(windowWeights(small, 0.5), { config: small, tokenizer: TOKENIZER });
+  assert.equal(fine.next('Hi', { topK: 2 }).length, 2, 'the same model with small weights predicts');
+  fine.dispose();
+  over.dispose();
+  // the window model's loading errors are coded as the transformer's
+  await assert.rejects(loadWindow(WW.subarray(0, 100)), (e) => e.code === 'LOOKBACK_BAD_MODEL');
+  assert.equal(win.next('ok', { topK: 1 }).length, 1, 'the module stays usable');
+  win.dispose();
 });
 
 test('messages print big numbers in full', () => {

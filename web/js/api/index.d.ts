@@ -336,8 +336,10 @@ export interface WindowModel {
   encode(text: string, options?: { bos?: boolean }): number[];
   decode(ids: TokenIds): string;
   tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string }[];
-  /** the topK most probable next tokens after a text of any length (only the last `window` tokens count) */
+  /** the topK most probable next tokens after a text of any length (only the last `window` tokens count, and only
+   * a text's end is encoded); temperature in [1e-30, 1e30] */
   next(text: TextOrIds, options?: { topK?: number; temperature?: number }): NextToken[];
+  /** frees the model now; otherwise only after garbage collection, as Model.dispose says */
   dispose(): void;
 }
 
