@@ -27,7 +27,9 @@ export const modelOps = {
 
   async modelStream(lb, handle, prompt, opts) {
     const { signal, progress } = this;
-    const tokens = byHandle(handle).stream(prompt, { ...opts, signal });
+    const model = byHandle(handle);
+    if (typeof model.stream !== 'function') throw new Error('worker: this model has no method "stream"');
+    const tokens = model.stream(prompt, { ...opts, signal });
     for (;;) {
       const { done, value } = await tokens.next();
       if (done) return value;
