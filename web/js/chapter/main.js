@@ -1,6 +1,6 @@
 // The chapter controller: installs the compute controller (one worker for the page), defines the widgets,
-// renders formulas, tracks the contents bar, runs the page's own first computation, fills the prose's model
-// numbers from the card and opens heads in the explorer. Not a widget and not the API: widgets reach the core
+// renders formulas, tracks the contents bar, shows a bar while a model loads, runs the page's own first
+// computation, fills the prose's model numbers from the card and opens heads in the explorer. Not a widget and not the API: widgets reach the core
 // only through the controller's answers to their events.
 import { client } from './install.js';
 import '../widgets/all.js';
@@ -9,6 +9,9 @@ import { firstComputation } from './first-computation.js';
 import { trackContents } from './contents.js';
 import { keyboardScrollable } from '../widgets/widget-kit.js';
 import { fillCardSlots, valueAt } from './card-slots.js';
+import { showModelProgress } from './model-progress.js';
+
+showModelProgress(document);  // before any widget asks for a model
 
 renderMath(document);
 trackContents(document);

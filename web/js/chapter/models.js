@@ -2,7 +2,9 @@
 // this registry (owned by the compute controller) resolves the name to a model loaded once in the worker and
 // shared. 'current' is Sprout until the reader brings a model of their own (useModel); switching it fires
 // `lookback-model-change` on the document so that every model widget recomputes. Ops: model [name, method,
-// args], modelInfo [name], modelCard [name] (a bundled model's card.json), useModel [source, label]. Not the worker's side
+// args], modelInfo [name], modelCard [name] (a bundled model's card.json), useModel [source, label]. Each load
+// reports itself as `lookback-model-progress` events on the document ({ name, label, state: 'loading' | 'done' |
+// 'failed', loaded, total (bytes; total null until known), message }), which the page's progress bar shows. Not the worker's side
 // (web/js/worker/model-ops.js) and not a widget (widgets reach it through `lookback-compute` events).
 
 const MODELS = new URL('../../models/', import.meta.url);
@@ -24,11 +26,21 @@ export class ModelRegistry {
 
   #bundled(name) {
     if (!this.#named.has(name)) {
-      const p = this.#client.request('loadModel', [name]);
+      const p = this.#load(name, LABELS[name] ?? name, [name]);
       p.catch(() => this.#named.delete(name));  // a failed load may be retried
       this.#named.set(name, p);
     }
     return this.#named.get(name);
+  }
+
+  // The worker's loadModel, reported as lookback-model-progress events.
+  #load(name, label, args) {
+    const report = (state, extra) => this.#doc.dispatchEvent(new CustomEvent('lookback-model-progress', {
+      detail: { name, label, state, loaded: 0, total: null, ...extra } }));
+    report('loading');
+    const p = this.#client.request('loadModel', args, { onProgress: (v) => report('loading', v) });
+    p.then(() => report('done'), (err) => report('failed', { message: String(err?.message ?? err) }));
+    return p;
   }
 
   #entry(name) {
@@ -79,7 +91,7 @@ export class ModelRegistry {
     const before = this.#current;
     if (source === null) this.#current = null;
     else {
-      const entry = this.#client.request('loadModel', [source]);
+      const entry = this.#load('current', label || 'your model', [source]);
       await entry;
       this.#current = { entry, label: label || 'your model' };
     }
