@@ -29,14 +29,14 @@ export class LoadedModel {
   }
 
   /** the handle for a call of `fn`, or an Error once disposed */
-  live(fn) {
+  _live(fn) {
     if (this.#handle === null) throw new Error(`${fn}: this model was disposed`);
     return this.#handle;
   }
 
   /** ids of a text (with the start mark when bos), or the ids as given */
-  ids(fn, input, bos = true) {
-    if (typeof input === 'string') return checked(this.M[this.#names.encode](this.live(fn), input, bos));
+  _ids(fn, input, bos = true) {
+    if (typeof input === 'string') return checked(this.M[this.#names.encode](this._live(fn), input, bos));
     return input;
   }
 
@@ -48,17 +48,17 @@ export class LoadedModel {
   encode(text, opts) {
     const o = options('encode', opts, { bos: true });
     if (typeof text !== 'string') throw new TypeError('encode: text must be a string');
-    return Array.from(this.ids('encode', text, !!o.bos));
+    return Array.from(this._ids('encode', text, !!o.bos));
   }
 
   decode(ids) {
-    return checked(this.M[this.#names.decode](this.live('decode'), ids));
+    return checked(this.M[this.#names.decode](this._live('decode'), ids));
   }
 
   tokens(textOrIds, opts) {
     const o = options('tokens', opts, { bos: true });
-    const ids = Array.from(this.ids('tokens', textOrIds, !!o.bos));
-    const texts = checked(this.M[this.#names.tokens](this.live('tokens'), ids));
+    const ids = Array.from(this._ids('tokens', textOrIds, !!o.bos));
+    const texts = checked(this.M[this.#names.tokens](this._live('tokens'), ids));
     return ids.map((id, i) => ({ id, text: texts[i] }));
   }
 

@@ -18,7 +18,7 @@ export class WindowModel extends LoadedModel {
   /** the topK most probable next tokens; a text of any length (only the last `window` tokens count) */
   next(textOrIds, opts) {
     const o = options('next', opts, { topK: 10, temperature: 1 });
-    return checked(this.M.windowNext(this.live('next'), this.ids('next', textOrIds), {
+    return checked(this.M.windowNext(this._live('next'), this._ids('next', textOrIds), {
       topK: Math.min(o.topK, this.info.config.vocab_size), temperature: o.temperature,
     }));
   }
