@@ -314,12 +314,12 @@ val head_scores_js(double handle, val texts, val opts) {
     val r = val::object();
     r.set("layers", h.L);
     r.set("heads", h.H);
-    r.set("previous", habit_js(h.previous));
-    r.set("first", habit_js(h.first));
-    r.set("far", habit_js(h.far));
+    r.set("previousToken", habit_js(h.previous_token));
+    r.set("startMark", habit_js(h.start_mark));
+    r.set("fourOrMoreBack", habit_js(h.four_or_more_back));
     r.set("induction", habit_js(h.induction));
-    r.set("firstRandom", habit_js(h.first_random));
-    r.set("previousRandom", habit_js(h.previous_random));
+    r.set("startMarkOnRandomTokens", habit_js(h.start_mark_on_random_tokens));
+    r.set("previousTokenOnRandomTokens", habit_js(h.previous_token_on_random_tokens));
     return r;
   });
 }

@@ -21,12 +21,13 @@ struct HeadHabit {
 
 struct HeadScores {
   int L = 0, H = 0;
-  HeadHabit previous;   // weight on position t-1, queries t >= 2
-  HeadHabit first;      // weight on position 0 (the start mark), queries t >= 2
-  HeadHabit far;        // weight on positions <= t-4, queries t >= 4
-  HeadHabit induction;  // second copy of a repeat: weight on the token after the earlier copy of the current token
-  HeadHabit first_random;  // first copy of a repeat: weight on position 0, queries t >= 2 (nothing to copy yet)
-  HeadHabit previous_random;  // first copy of a repeat: weight on position t-1, queries t >= 2
+  // One name per measure, the same in the bindings (camelCase), the JS API and the model card.
+  HeadHabit previous_token;     // weight on position t-1, queries t >= 2
+  HeadHabit start_mark;         // weight on position 0 (the start mark), queries t >= 2
+  HeadHabit four_or_more_back;  // weight on positions <= t-4, queries t >= 4
+  HeadHabit induction;          // second copy of a repeat: weight on the token after the earlier copy of the current token
+  HeadHabit start_mark_on_random_tokens;      // first copy of a repeat: weight on position 0, queries t >= 2 (nothing to copy yet)
+  HeadHabit previous_token_on_random_tokens;  // first copy of a repeat: weight on position t-1, queries t >= 2
 };
 
 // Sums over `count` query positions -> their averages (unchanged when count is 0).
@@ -45,7 +46,7 @@ class HeadScoreAccumulator {
  private:
   void add(HeadHabit& h, const float* attention, int T, int t, int s_from, int s_to, double even);
   // Query t's weight on the token before it and on the start mark (t >= 2, so the two are distinct keys).
-  void add_previous_and_first(HeadHabit& previous, HeadHabit& first, const float* attention, int T, int t);
+  void add_previous_and_start(HeadHabit& previous_token, HeadHabit& start_mark, const float* attention, int T, int t);
   int L_, H_;
   HeadScores sums_;
 };

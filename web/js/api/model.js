@@ -241,8 +241,9 @@ class Model {
       };
     };
     return {
-      layers: r.layers, heads: H, previous: habit(r.previous), first: habit(r.first), far: habit(r.far),
-      induction: habit(r.induction), firstOnRandom: habit(r.firstRandom), previousOnRandom: habit(r.previousRandom),
+      layers: r.layers, heads: H, previousToken: habit(r.previousToken), startMark: habit(r.startMark),
+      fourOrMoreBack: habit(r.fourOrMoreBack), induction: habit(r.induction),
+      startMarkOnRandomTokens: habit(r.startMarkOnRandomTokens), previousTokenOnRandomTokens: habit(r.previousTokenOnRandomTokens),
     };
   }
 
