@@ -7,6 +7,7 @@
 #include "model/errors.hpp"
 #include "model/rng.hpp"
 #include "model/session.hpp"
+#include "model/tokenizer.hpp"
 
 namespace lookback {
 namespace {
@@ -111,13 +112,22 @@ HeadScores measure_heads(Session& s, const std::vector<std::vector<int>>& texts,
   return acc.result();
 }
 
-std::vector<std::pair<std::string, double>> best_heads(const HeadHabit& h, int H, int k) {
+int random_token_floor(const Tokenizer& tokenizer, int V) {
+  const int marks = tokenizer.kind() == "llama2c" ? 3 : 2;
+  return V - (marks + 256) >= 64 ? marks + 256 : std::min(marks, V - 1);
+}
+
+std::vector<int> ranked_heads(const HeadHabit& h, int k) {
   std::vector<int> order(h.score.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return h.score[a] > h.score[b]; });
+  order.resize(std::min<std::size_t>(std::size_t(std::max(k, 0)), order.size()));
+  return order;
+}
+
+std::vector<std::pair<std::string, double>> best_heads(const HeadHabit& h, int H, int k) {
   std::vector<std::pair<std::string, double>> out;
-  for (int i = 0; i < std::min<int>(k, int(order.size())); ++i)
-    out.emplace_back(std::to_string(order[i] / H) + "." + std::to_string(order[i] % H), h.score[order[i]]);
+  for (int i : ranked_heads(h, k)) out.emplace_back(std::to_string(i / H) + "." + std::to_string(i % H), h.score[i]);
   return out;
 }
 

@@ -56,6 +56,7 @@ class HeadScoreAccumulator {
 std::vector<int> random_repeat(std::uint64_t seed, int len, int lo, int hi);
 
 class Session;
+class Tokenizer;
 
 // Runs the session's model on every text (token ids, the start mark first, each at most the context) and on
 // `repeats` random repeated sequences (start mark, then random_repeat(seed + r, repeat_len, lo, V)), and
@@ -63,7 +64,15 @@ class Session;
 HeadScores measure_heads(Session& session, const std::vector<std::vector<int>>& texts, int repeats,
                          int repeat_len, std::uint64_t seed, int lo);
 
-// The k heads with the highest scores, as "layer.head" labels with their scores, best first.
+// The first id of random tokens for the induction test with this tokenizer: past its marks (byte-level BPE:
+// start and end; llama2.c: unknown, start, end) and, when at least 64 others remain, past the 256 byte
+// tokens after them (rare as whole tokens in text).
+int random_token_floor(const Tokenizer& tokenizer, int V);
+
+// Indices l*H + h of the k heads with the highest scores, best first (ties: the lower index first).
+std::vector<int> ranked_heads(const HeadHabit& h, int k);
+
+// The same k heads as "layer.head" labels with their scores.
 std::vector<std::pair<std::string, double>> best_heads(const HeadHabit& h, int H, int k);
 
 }  // namespace lookback

@@ -193,7 +193,7 @@ json induction(const Ctx& c, Session& s, HeadScoreAccumulator& heads) {
   double first = 0, second = 0;
   for (int r = 0; r < c.o.repeats; ++r) {
     std::vector<int> ids = {c.m.tokenizer->bos_id()};
-    for (int id : random_repeat(c.o.seed * 1000003 + r, n, BpeTokenizer::kFirstMerge, c.V)) ids.push_back(id);
+    for (int id : random_repeat(c.o.seed * 1000003 + r, n, random_token_floor(*c.m.tokenizer, c.V), c.V)) ids.push_back(id);
     s.reset();
     s.process(ids, {true, true, false, true});
     heads.add_repeat(s.attention().data(), n);

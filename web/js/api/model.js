@@ -229,17 +229,14 @@ class Model {
     if (!Array.isArray(texts)) throw badArgument('headScores: texts must be an array of texts or id arrays');
     const ids = texts.map((t) => this.#ids('headScores', t));
     const r = checked(this.#M.modelHeadScores(this.#live('headScores'), ids, {
-      repeats: o.repeats, repeatLength: o.repeatLength, seed: o.seed,
+      repeats: o.repeats, repeatLength: o.repeatLength, seed: o.seed, best: o.best,
     }));
     const H = r.heads;
-    const habit = ({ score, even, count }) => {
-      const order = [...score.keys()].sort((a, b) => score[b] - score[a] || a - b);
-      return {
-        byLayer: Array.from({ length: r.layers }, (_, l) => Array.from(score.subarray(l * H, (l + 1) * H))),
-        even, count,
-        best: order.slice(0, o.best).map((i) => ({ layer: Math.floor(i / H), head: i % H, score: score[i] })),
-      };
-    };
+    // the ranking is the core's (ranked_heads); here only the [L*H] scores become rows per layer
+    const habit = ({ score, even, count, best }) => ({
+      byLayer: Array.from({ length: r.layers }, (_, l) => Array.from(score.subarray(l * H, (l + 1) * H))),
+      even, count, best,
+    });
     return {
       layers: r.layers, heads: H, previousToken: habit(r.previousToken), startMark: habit(r.startMark),
       fourOrMoreBack: habit(r.fourOrMoreBack), induction: habit(r.induction),
