@@ -111,22 +111,90 @@ const FirstName kNames[] = {
     {"Rudy", false},  {"Seth", false},  {"Walter", false}, {"Elliot", false}, {"Bobby", false},
 };
 
-// Things a child can own, carry, put down and look for. None of these words appears in any other
-// template or list, so a recall can only be answered by copying the early mention.
-const char* const kObjects[] = {
-    "doll", "kite", "ball", "book", "hat", "cup", "box", "drum", "teddy", "puzzle", "crayon", "pencil",
-    "brush", "blanket", "pillow", "scarf", "glove", "boot", "sock", "basket", "bucket", "shovel", "spoon",
-    "bowl", "plate", "jar", "bottle", "lamp", "candle", "clock", "ring", "necklace", "bracelet", "crown",
-    "wand", "sword", "shield", "flag", "map", "key", "coin", "shell", "feather", "rope", "ribbon", "button",
-    "marble", "whistle", "flute", "guitar", "violin", "trumpet", "harp", "camera", "radio", "torch", "lantern",
-    "umbrella", "jacket", "coat", "sweater", "dress", "belt", "helmet", "mask", "cape", "backpack", "wallet",
-    "purse", "notebook", "diary", "letter", "card", "poster", "sticker", "balloon", "puppet", "train", "truck",
-    "boat", "plane", "rocket", "bike", "scooter", "skateboard", "sled", "wagon", "tent", "net", "pebble",
-    "crystal", "gem", "pearl", "acorn", "trophy", "medal", "badge", "compass", "telescope", "magnet", "kettle",
-    "teapot", "mug", "fork", "comb", "mirror", "towel", "apron", "quilt", "rattle", "pinwheel", "harmonica",
-    "tambourine", "xylophone", "lunchbox", "hairbrush", "slipper", "mitten", "dinosaur", "yoyo", "envelope",
-    "paintbox", "binoculars",
+// Things a child can own, carry, put down and look for, by kind. A kind's uses are the verbs that only
+// fit its things ("ate" an apple, "rang" a bell), so a recall cue like "she ate her" picks the one thing
+// of that kind among several in the story. No thing word appears in any other template or list (checked
+// when the library is built), so a recall can only be answered by copying an earlier mention.
+struct Use {
+  const char* past;  // "took a bite of"
+  const char* base;  // "take a bite of"
 };
+
+struct Kind {
+  const char* name;
+  std::vector<Use> uses;
+  std::vector<const char*> things;
+  std::vector<const char*> adjectives;  // empty: the general object adjectives (OADJ)
+  const char* measure = nullptr;        // "glass of": "a glass of milk"
+};
+
+const std::vector<Kind>& kinds() {
+  static const std::vector<Kind> k = {
+      {"cuddly", {{"hugged", "hug"}, {"cuddled", "cuddle"}, {"kissed", "kiss"}, {"played with", "play with"}},
+       {"doll", "teddy", "puppet", "dinosaur", "bunny", "panda", "elephant", "giraffe", "kitten", "koala"}},
+      {"game", {{"played with", "play with"}, {"spun", "spin"}},
+       {"puzzle", "yoyo", "marble", "pinwheel", "rattle", "spinner", "top"}},
+      {"container", {{"opened", "open"}, {"closed", "close"}, {"filled", "fill"}, {"emptied", "empty"}},
+       {"box", "basket", "bucket", "jar", "lunchbox", "backpack", "purse", "wallet", "suitcase", "chest", "tin",
+        "pouch"}},
+      {"food", {{"ate", "eat"}, {"took a bite of", "take a bite of"}, {"shared", "share"}, {"tasted", "taste"}},
+       {"apple", "pear", "cookie", "muffin", "banana", "sandwich", "cupcake", "plum", "peach", "pie", "carrot",
+        "cracker", "donut", "pancake", "lollipop", "cherry", "strawberry", "biscuit", "pretzel", "waffle"},
+       {"big", "little", "sweet", "fresh", "yummy", "tasty", "small", "warm"}},
+      {"drink", {{"drank", "drink"}, {"sipped", "sip"}, {"finished", "finish"}},
+       {"milk", "juice", "lemonade", "cocoa", "tea", "smoothie", "milkshake"},
+       {"warm", "cold", "sweet", "fresh", "hot", "pink"}, "glass of"},
+      {"ride", {{"rode", "ride"}, {"pushed", "push"}, {"parked", "park"}},
+       {"bike", "scooter", "skateboard", "sled", "wagon", "tricycle"}},
+      {"wear", {{"put on", "put on"}, {"wore", "wear"}, {"took off", "take off"}},
+       {"hat", "scarf", "coat", "jacket", "sweater", "dress", "helmet", "cape", "mask", "apron", "crown",
+        "necklace", "bracelet", "belt", "cap", "vest", "raincoat", "boot", "glove", "mitten", "slipper"}},
+      {"music", {{"played", "play"}, {"practiced", "practice"}, {"tuned", "tune"}},
+       {"drum", "flute", "guitar", "violin", "trumpet", "harp", "harmonica", "tambourine", "xylophone", "piano",
+        "banjo", "cello"}},
+      {"chime", {{"rang", "ring"}}, {"bell", "gong", "chime", "doorbell"}},
+      {"blow", {{"blew", "blow"}, {"tooted", "toot"}}, {"whistle", "horn", "kazoo"}},
+      {"balloon", {{"blew up", "blow up"}, {"popped", "pop"}}, {"balloon"}},
+      {"read", {{"read", "read"}, {"opened", "open"}, {"looked through", "look through"}},
+       {"book", "letter", "map", "comic", "magazine", "diary", "notebook", "storybook", "postcard", "card"}},
+      {"throw", {{"threw", "throw"}, {"caught", "catch"}, {"tossed", "toss"}},
+       {"ball", "stick", "frisbee", "beanbag", "boomerang", "snowball"}},
+      {"fly", {{"flew", "fly"}, {"launched", "launch"}}, {"kite", "plane", "rocket", "glider", "drone"}},
+      {"plant", {{"planted", "plant"}, {"watered", "water"}},
+       {"seed", "bulb", "sapling", "seedling", "acorn", "tulip", "sunflower", "cactus"}},
+      {"light", {{"lit", "light"}, {"turned on", "turn on"}, {"switched on", "switch on"}},
+       {"lamp", "candle", "torch", "lantern", "flashlight", "nightlight"}},
+      {"draw", {{"drew with", "draw with"}, {"colored with", "color with"}},
+       {"crayon", "pencil", "chalk", "marker", "pen", "brush", "paintbrush"}},
+      {"keepsake", {{"polished", "polish"}, {"rubbed", "rub"}},
+       {"coin", "gem", "pearl", "shell", "pebble", "crystal", "medal", "badge", "trophy", "jewel", "key"}},
+      {"dish", {{"washed", "wash"}, {"dried", "dry"}},
+       {"spoon", "fork", "cup", "bowl", "plate", "mug", "kettle", "teapot", "pan", "ladle"}},
+      {"bedding", {{"folded", "fold"}, {"shook out", "shake out"}},
+       {"blanket", "pillow", "quilt", "towel", "cushion", "sheet"}},
+      {"shade", {{"opened", "open"}, {"closed", "close"}}, {"umbrella", "parasol"}},
+      {"lens", {{"looked through", "look through"}, {"peeked through", "peek through"}},
+       {"telescope", "magnifier", "periscope", "kaleidoscope", "spyglass"}},
+      {"tool", {{"dug with", "dig with"}, {"swept with", "sweep with"}}, {"shovel", "rake", "broom", "spade"}},
+  };
+  return k;
+}
+
+struct Thing {
+  const char* word;
+  int kind;
+};
+
+// Every thing of every kind, in table order.
+const std::vector<Thing>& all_things() {
+  static const std::vector<Thing> t = [] {
+    std::vector<Thing> out;
+    for (size_t k = 0; k < kinds().size(); ++k)
+      for (const char* w : kinds()[k].things) out.push_back({w, static_cast<int>(k)});
+    return out;
+  }();
+  return t;
+}
 
 const char* const kPlaces[] = {
     "the park", "the beach", "the garden", "the forest", "the lake", "the river", "the farm", "the zoo",
@@ -229,8 +297,8 @@ const std::unordered_map<std::string, std::vector<const char*>>& word_lists() {
       {"COLOR", {"red", "blue", "yellow", "pink", "white", "purple", "orange"}},
       {"ANIMAL", {"cow", "goat", "pig", "hen", "sheep", "dog", "lamb", "deer", "crow", "beetle", "horse",
                   "goose"}},
-      {"FOOD", {"an apple", "a sandwich", "some bread", "a pear", "some soup", "a cookie", "a banana",
-                "some grapes", "a muffin", "some cheese", "a carrot", "some cake"}},
+      {"FOOD", {"some bread", "some soup", "some grapes", "some cheese", "some rice", "some nuts",
+                "some berries", "a snack"}},
       {"GOOD", {"good", "great", "wonderful", "happy", "lovely", "fun", "long", "busy", "special"}},
       {"OADJ", {"red", "blue", "green", "yellow", "little", "big", "shiny", "soft", "old", "new", "pink",
                 "purple", "tiny", "favorite", "small", "pretty", "golden", "striped"}},
@@ -268,7 +336,8 @@ const char* const kCodas[] = {"", "", "", "", "n", "r", "l", "m", "x", "k", "s",
 
 enum Beat {
   kOpening, kObject, kFriend, kDistractor, kTravel, kActivity, kScene, kFeeling, kDialogue,
-  kCreatureIntro, kCreatureAgain, kObjectAgain, kProblem, kRecall, kEnding, kSong, kSongAgain, kHabit, kBeatCount
+  kCreatureIntro, kCreatureAgain, kObjectAgain, kProblem, kRecall, kEnding, kSong, kSongAgain, kHabit,
+  kClutter, kClutterAgain, kBeatCount
 };
 
 struct TemplateDef {
@@ -278,7 +347,9 @@ struct TemplateDef {
 
 // Slots: {S} subject (name or he/she), {Sn} name, {So} him/her, {Sp} his/her; {X..} the other
 // child the same way; {SX} "Mia and Tom"; {THEY}; {KID}/{XKID} girl/boy; {PAR} "her mom";
-// {O} object, {aO} "a doll", {AO} "red doll", {aAO}; {D..} the friend's object likewise;
+// {O} object, {aO} "a doll", {AO} "red doll", {aAO}; {OA} its adjective alone; {OU}/{OUI} a use of it
+// ("hugged"/"hug"); {D..} the friend's object likewise; {aK}/{aK2} other things lying about ("a spoon"),
+// {K}/{KU} one of them and its use;
 // {PL} a new place, {PLc} the current place; {C} made-up name, {CK} kind, {aCA} "a small",
 // {CM} arrival, {CV} action, {CT} trait; {ACT}/{ACT2} activity (past), {ACTI} (base form);
 // {LINE}/{EXCL}/{QUES} dialogue; other capitals name a word list.
@@ -331,6 +402,22 @@ const TemplateDef kTemplates[] = {
     {kObject, "{S} wanted to play with {Sp} {AO} today."},
     {kObject, "{S} put {aAO} in {Sp} bag."},
     {kObject, "Under a tree, {S} found {aAO}."},
+    {kObject, "{S} had {aAO} and {aK}."},
+    {kObject, "{PAR} gave {So} {aAO} and {aK}."},
+    {kObject, "In {Sp} bag, {S} had {aAO}, {aK} and {aK2}."},
+    {kObject, "{S} put {Sp} {AO} next to {aK}."},
+    // other things in the scene, of other kinds than the object (never recalled as the object)
+    {kClutter, "There was {aK} on the table."},
+    {kClutter, "{S} also had {aK} with {So}."},
+    {kClutter, "{PAR} brought {aK} and {aK2}."},
+    {kClutter, "Next to {So} was {aK}."},
+    {kClutter, "On the floor, {S} saw {aK} and {aK2}."},
+    {kClutter, "{Xn} had {aK}."},
+    {kClutter, "In the corner, there was {aK}."},
+    {kClutter, "{PAR} put {aK} on the table."},
+    {kClutterAgain, "{S} {KU} the {K}."},
+    {kClutterAgain, "First, {S} {KU} the {K}."},
+    {kClutterAgain, "{Xn} {KU} the {K}."},
     // a friend joins (introduces X)
     {kFriend, "Then {S} met {Sp} friend {Xn}."},
     {kFriend, "{Xn} came over to play."},
@@ -491,6 +578,8 @@ const TemplateDef kTemplates[] = {
     {kObjectAgain, "{S} thought about {Sp} {O}."},
     {kObjectAgain, "{S} told {PAR} about the {O}."},
     {kObjectAgain, "{S} wiped the {O} with {Sp} sleeve."},
+    {kObjectAgain, "{S} held the {OA} thing close."},
+    {kObjectAgain, "{S} looked at the {OA} thing again."},
     // the creature's song: made-up words sung once, then sung again later word for word
     {kSong, "{C} sang a funny song: \"{SONG}.\""},
     {kSong, "The {CK} knew some magic words: \"{SONG}.\""},
@@ -580,6 +669,19 @@ const TemplateDef kTemplates[] = {
     {kRecall, "{S} kept the {O} next to {Sp} bed."},
     {kRecall, "{S} looked at {Sp} {O} and smiled."},
     {kRecall, "{S} shared the {O} with {Xn}."},
+    // recalls whose verb fits only the object's kind ("ate her", "rang the")
+    {kRecall, "{S} {OU} the {O}."},
+    {kRecall, "Then {S} {OU} {Sp} {O}."},
+    {kRecall, "{S} sat down and {OU} the {O}."},
+    {kRecall, "At last, {S} {OU} the {O}."},
+    {kRecall, "{S} smiled and {OU} {Sp} {O}."},
+    {kRecall, "Very carefully, {S} {OU} the {O}."},
+    {kRecall, "{S} wanted to {OUI} the {O}."},
+    {kRecall, "It was time to {OUI} the {O}."},
+    {kRecall, "\"Can I {OUI} your {O}?\" asked {Xn}."},
+    {kRecall, "{S} ran over and {OU} the {O}."},
+    {kRecall, "With a big smile, {S} {OU} {Sp} {O}."},
+    {kRecall, "{S} did not wait, and {S} {OU} the {O}."},
     // endings
     {kEnding, "It was a {GOOD} day."},
     {kEnding, "The end."},
@@ -602,7 +704,7 @@ constexpr int kTemplateCount = static_cast<int>(sizeof(kTemplates) / sizeof(kTem
 
 enum class Slot {
   kLiteral, kS, kSn, kSo, kSp, kX, kXn, kXo, kXp, kSX, kThey, kKid, kXKid, kParent,
-  kO, kaO, kAO, kaAO, kD, kaD, kAD, kaAD, kPlace, kPlaceNow,
+  kO, kaO, kAO, kaAO, kOA, kOUse, kOUseBase, kD, kaD, kAD, kaAD, kaK, kaK2, kK, kKUse, kPlace, kPlaceNow,
   kC, kCK, kaCA, kCM, kCV, kCT, kSHabit, kXHabit, kSong, kAct, kAct2, kActBase, kLine, kExclaim, kQuestion, kList
 };
 
@@ -615,6 +717,8 @@ struct Segment {
 struct Compiled {
   std::vector<Segment> segs;
   bool needs_friend = false, needs_creature = false, needs_object = false, needs_distractor = false;
+  int needs_clutter = 0;  // other things it names ({aK}: 1, {aK2}: 2)
+  bool typed_use = false;  // a use of the object ({OU}, {OUI}): the cue names its kind
   bool owner_before_object = false;  // the owner is named or pronouned before {O}
 };
 
@@ -623,7 +727,9 @@ Slot slot_of(const std::string& name) {
       {"S", Slot::kS}, {"Sn", Slot::kSn}, {"So", Slot::kSo}, {"Sp", Slot::kSp}, {"X", Slot::kX},
       {"Xn", Slot::kXn}, {"Xo", Slot::kXo}, {"Xp", Slot::kXp}, {"SX", Slot::kSX}, {"THEY", Slot::kThey},
       {"KID", Slot::kKid}, {"XKID", Slot::kXKid}, {"PAR", Slot::kParent}, {"O", Slot::kO},
-      {"aO", Slot::kaO}, {"AO", Slot::kAO}, {"aAO", Slot::kaAO}, {"D", Slot::kD}, {"aD", Slot::kaD},
+      {"aO", Slot::kaO}, {"AO", Slot::kAO}, {"aAO", Slot::kaAO}, {"OA", Slot::kOA}, {"OU", Slot::kOUse},
+      {"OUI", Slot::kOUseBase}, {"aK", Slot::kaK}, {"aK2", Slot::kaK2}, {"K", Slot::kK}, {"KU", Slot::kKUse},
+      {"D", Slot::kD}, {"aD", Slot::kaD},
       {"AD", Slot::kAD}, {"aAD", Slot::kaAD}, {"PL", Slot::kPlace}, {"PLc", Slot::kPlaceNow},
       {"C", Slot::kC}, {"CK", Slot::kCK}, {"aCA", Slot::kaCA}, {"CM", Slot::kCM}, {"CV", Slot::kCV},
       {"CT", Slot::kCT}, {"SH", Slot::kSHabit}, {"XH", Slot::kXHabit}, {"SONG", Slot::kSong},
@@ -662,6 +768,9 @@ Compiled compile(const char* text) {
     }
     if (seg.slot == Slot::kD || seg.slot == Slot::kaD || seg.slot == Slot::kAD || seg.slot == Slot::kaAD)
       c.needs_distractor = true;
+    if (seg.slot == Slot::kaK || seg.slot == Slot::kK || seg.slot == Slot::kKUse) c.needs_clutter = std::max(c.needs_clutter, 1);
+    if (seg.slot == Slot::kaK2) c.needs_clutter = 2;
+    if (seg.slot == Slot::kOUse || seg.slot == Slot::kOUseBase) c.typed_use = true;
     c.segs.push_back(std::move(seg));
     i = close + 1;
   }
@@ -701,7 +810,6 @@ void add_words(Library& lib, std::string_view text) {
 void build_lexicon(Library& lib) {
   for (const auto& t : kTemplates) add_words(lib, t.text);
   for (const auto& n : kNames) add_words(lib, n.name);
-  for (const char* w : kObjects) add_words(lib, w);
   for (const char* w : kPlaces) add_words(lib, w);
   for (const auto& c : kCreatures) { add_words(lib, c.kind); add_words(lib, c.motion); }
   for (const char* w : kCreatureAdj) add_words(lib, w);
@@ -717,6 +825,17 @@ void build_lexicon(Library& lib) {
   for (const char* w : kQuestions) add_words(lib, w);
   for (const char* w : {"a", "an", "and", "she", "he", "her", "him", "his", "they", "girl", "boy", "s"})
     add_words(lib, w);
+  for (const Kind& k : kinds()) {
+    for (const Use& u : k.uses) { add_words(lib, u.past); add_words(lib, u.base); }
+    for (const char* w : k.adjectives) add_words(lib, w);
+    if (k.measure) add_words(lib, k.measure);
+  }
+  // The things last: none may be a word of any other list or template (else a recall could be guessed).
+  for (const Thing& t : all_things()) {
+    if (lib.lower_words.count(lower(t.word)))
+      throw std::logic_error(std::string("corpus: the thing \"") + t.word + "\" is also a word elsewhere");
+    add_words(lib, t.word);
+  }
 }
 
 const Library& library() {
@@ -793,7 +912,7 @@ bool pair_allowed(Split split, int bucket) {
 }
 
 constexpr int kNameCount = static_cast<int>(sizeof(kNames) / sizeof(kNames[0]));
-constexpr int kObjectCount = static_cast<int>(sizeof(kObjects) / sizeof(kObjects[0]));
+int thing_count() { return static_cast<int>(all_things().size()); }
 
 // Estimate of the BPE token count of `text`, independent of any trained tokenizer: one token per
 // pre-tokenisation chunk of a known word written after a space (such words become single tokens),
@@ -838,6 +957,10 @@ class StoryWriter {
   int hero = -1, other = -1, creature = -1;
   std::string object, distractor, object_adj, distractor_adj, place, creature_kind, creature_adj,
       creature_motion, song;
+  int object_kind = -1, distractor_kind = -1;
+  std::vector<int> clutter;  // indices into all_things(): other things in the scene
+  int clutter_now = 0;       // which of them {K}/{KU} name in this sentence
+  int clutter_said = 0;      // how many of them have been named so far
   bool in_recall = false;
   int creature_mentions = 0;
 
@@ -886,13 +1009,20 @@ class StoryWriter {
       case Slot::kXKid: out += ents_[oth_].gender == 0 ? "girl" : "boy"; break;
       case Slot::kParent: parent(); break;
       case Slot::kO: object_word(); break;
-      case Slot::kaO: out += starts_with_vowel(object) ? "an " : "a "; object_word(); break;
+      case Slot::kaO: out += a_phrase(object_kind, "", object); object_word(); break;
       case Slot::kAO: out += object_adj + " "; object_word(); break;
-      case Slot::kaAO: out += with_article(object_adj) + " "; object_word(); break;
+      case Slot::kaAO: out += a_phrase(object_kind, object_adj, object); object_word(); break;
+      case Slot::kOA: out += object_adj; break;
+      case Slot::kOUse: out += rng_.pick(kinds()[object_kind].uses).past; break;
+      case Slot::kOUseBase: out += rng_.pick(kinds()[object_kind].uses).base; break;
       case Slot::kD: out += distractor; break;
-      case Slot::kaD: out += with_article(distractor); break;
+      case Slot::kaD: out += a_phrase(distractor_kind, "", distractor) + distractor; break;
       case Slot::kAD: out += distractor_adj + " " + distractor; break;
-      case Slot::kaAD: out += with_article(distractor_adj) + " " + distractor; break;
+      case Slot::kaAD: out += a_phrase(distractor_kind, distractor_adj, distractor) + distractor; break;
+      case Slot::kaK: clutter_said = std::max(clutter_said, 1); out += a_thing(clutter[0]); break;
+      case Slot::kaK2: clutter_said = 2; out += a_thing(clutter[1]); break;
+      case Slot::kK: out += all_things()[clutter[clutter_now]].word; break;
+      case Slot::kKUse: out += rng_.pick(kinds()[all_things()[clutter[clutter_now]].kind].uses).past; break;
       case Slot::kPlace: place = rng_.pick(kPlaces); out += place; break;
       case Slot::kPlaceNow: out += place; break;
       case Slot::kC: creature_name(); break;
@@ -912,6 +1042,20 @@ class StoryWriter {
       case Slot::kQuestion: render(rng_.pick(lib.questions).segs); break;
       case Slot::kList: out += rng_.pick(*seg.list); break;
     }
+  }
+
+  // "a ", "a glass of ", "a red ", "a glass of warm ": what comes before a thing of this kind.
+  static std::string a_phrase(int kind, const std::string& adj, const std::string& word) {
+    const char* measure = kinds()[kind].measure;
+    const std::string first = measure ? measure : adj.empty() ? word : adj;
+    std::string out = starts_with_vowel(first) ? "an " : "a ";
+    if (measure) out += std::string(measure) + " ";
+    if (!adj.empty()) out += adj + " ";
+    return out;
+  }
+  static std::string a_thing(int t) {
+    const Thing& th = all_things()[t];
+    return a_phrase(th.kind, "", th.word) + th.word;
   }
 
   const Activity& activity() {  // a different activity each time within one sentence
@@ -1036,14 +1180,16 @@ class StoryPlanner {
 
  private:
   void cast() {
+    const auto& things = all_things();
     int h, o;
     do {
       h = rng_.below(kNameCount);
-      o = rng_.below(kObjectCount);
-    } while (!pair_allowed(split_, pair_bucket(kNames[h].name, kObjects[o])));
+      o = rng_.below(thing_count());
+    } while (!pair_allowed(split_, pair_bucket(kNames[h].name, things[o].word)));
     w_.hero = w_.add_entity(kNames[h].name, kNames[h].female ? 0 : 1);
-    w_.object = kObjects[o];
-    w_.object_adj = rng_.pick(word_lists().at("OADJ"));
+    w_.object = things[o].word;
+    w_.object_kind = things[o].kind;
+    w_.object_adj = adjective(w_.object_kind);
     st_.hero = kNames[h].name;
     st_.object = w_.object;
     if (rng_.chance(0.75)) {
@@ -1052,11 +1198,15 @@ class StoryPlanner {
       while (f == h);
       w_.other = w_.add_entity(kNames[f].name, kNames[f].female ? 0 : 1);
       if (opt_.allow_distractor && rng_.chance(0.25)) {
-        do w_.distractor = rng_.pick(kObjects);
-        while (w_.distractor == w_.object);
-        w_.distractor_adj = rng_.pick(word_lists().at("OADJ"));
+        int d;
+        do d = rng_.below(thing_count());
+        while (d == o);
+        w_.distractor = things[d].word;
+        w_.distractor_kind = things[d].kind;
+        w_.distractor_adj = adjective(w_.distractor_kind);
       }
     }
+    if (opt_.allow_distractor && rng_.chance(0.45)) pick_clutter(rng_.chance(0.4) ? 2 : 1);
     if (opt_.force_creature || rng_.chance(0.65)) {
       st_.made_up_name = made_up_name(rng_, split_);
       w_.creature = w_.add_entity(st_.made_up_name, -1);
@@ -1083,6 +1233,25 @@ class StoryPlanner {
     w_.place = rng_.pick(kPlaces);
   }
 
+  std::string adjective(int kind) {
+    const auto& own = kinds()[kind].adjectives;
+    return own.empty() ? rng_.pick(word_lists().at("OADJ")) : rng_.pick(own);
+  }
+
+  // `n` other things lying about, each of a kind that neither the object nor the friend's object has
+  // (so a cue naming a use, "she ate her", still points at one thing only) nor one another.
+  void pick_clutter(int n) {
+    const auto& things = all_things();
+    std::vector<int> taken = {w_.object_kind, w_.distractor_kind};
+    while (static_cast<int>(w_.clutter.size()) < n) {
+      const int t = rng_.below(thing_count());
+      if (std::find(taken.begin(), taken.end(), things[t].kind) != taken.end()) continue;
+      taken.push_back(things[t].kind);
+      w_.clutter.push_back(t);
+    }
+    clutter_again_ = rng_.between(0, 1);
+  }
+
   bool friend_in() const { return w_.other >= 0 && w_.seen(w_.other); }
   bool creature_in() const { return w_.creature >= 0 && w_.seen(w_.creature); }
   bool fits(int more_chars, int more_tokens) const {
@@ -1099,6 +1268,7 @@ class StoryPlanner {
     if (creature_in() && w_.creature_mentions < std::min(creature_target_, 2)) r.push_back(kCreatureAgain);
     if (!w_.song.empty() && creature_in() && !song_sung_) r.push_back(kSong);
     if (song_sung_ && song_repeats_ > 0) r.push_back(kSongAgain);
+    if (!w_.clutter.empty() && !w_.clutter_said) r.push_back(kClutter);
     return r;
   }
 
@@ -1119,6 +1289,10 @@ class StoryPlanner {
       } else if (object_again_ > 0 && rng_.chance(0.2)) {
         --object_again_;
         say(kObjectAgain, w_.hero);
+      } else if (w_.clutter_said && clutter_again_ > 0 && rng_.chance(0.25)) {
+        --clutter_again_;
+        w_.clutter_now = rng_.below(w_.clutter_said);
+        say(kClutterAgain, pick_subject());
       } else {
         filler();
       }
@@ -1137,6 +1311,9 @@ class StoryPlanner {
     if (t.needs_friend && beat != kFriend && !friend_in()) return false;
     if (t.needs_creature && beat != kCreatureIntro && (!creature_in() || w_.creature_mentions >= 4)) return false;
     if (beat == kRecall && !w_.distractor.empty() && !t.owner_before_object) return false;
+    if (t.needs_clutter > static_cast<int>(w_.clutter.size())) return false;
+    if (t.needs_clutter && (beat == kObject || beat == kClutter) && w_.clutter_said) return false;
+    if (beat == kRecall && w_.clutter_said && !t.typed_use) return false;  // other things about: name the kind
     return true;
   }
 
@@ -1167,7 +1344,7 @@ class StoryPlanner {
   Story& st_;
   StoryWriter w_;
   bool recall_ = false, distractor_done_ = false, song_sung_ = false;
-  int song_repeats_ = 0, song_end_words_ = 0, extra_recalls_ = 0;
+  int song_repeats_ = 0, song_end_words_ = 0, extra_recalls_ = 0, clutter_again_ = 0;
   int object_again_ = 0, creature_target_ = 0, target_words_ = 0, object_end_words_ = 0;
 };
 
@@ -1251,9 +1428,20 @@ bool recall_probe(const Story& s, uint64_t seed, Probe& p) {
   p.answer_char = s.object_char;
   p.distance_words = count_words(p.text.substr(s.object_char + s.object.size()));
   Rng rng(mix64(seed));
+  // Another thing of the same kind (the cue's verb still fits) and the same article, if the kind has one.
+  const auto& things = all_things();
+  int kind = -1;
+  for (const Thing& t : things)
+    if (s.object == t.word) kind = t.kind;
+  bool same_kind_exists = false;
+  for (const Thing& t : things)
+    same_kind_exists |= t.kind == kind && t.word != s.object && starts_with_vowel(t.word) == starts_with_vowel(s.object);
   std::string swap;
-  do swap = kObjects[rng.below(kObjectCount)];
-  while (swap == s.object || starts_with_vowel(swap) != starts_with_vowel(s.object));
+  const Thing* pick = nullptr;
+  do pick = &things[rng.below(thing_count())];
+  while (pick->word == s.object || starts_with_vowel(pick->word) != starts_with_vowel(s.object) ||
+         (same_kind_exists && pick->kind != kind));
+  swap = pick->word;
   p.swap_text = p.text;
   p.swap_text.replace(s.object_char, s.object.size(), swap);
   p.swap_answer = " " + swap;
