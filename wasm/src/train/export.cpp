@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "base/fp16.hpp"
+#include "base/read_file.hpp"
 #include "model/safetensors.hpp"
 #include "train/trainer.hpp"
 
@@ -65,11 +66,7 @@ void export_folder(const std::string& dir, const TrainModel& model, const float*
   write_atomic(dir + "/model.safetensors", safetensors_bytes(model.params(), w, md));
   write_atomic(dir + "/config.json", model.config_json().dump(2) + "\n");
   if (!tokenizer.empty()) {
-    std::ifstream in(tokenizer, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read tokenizer " + tokenizer);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    write_atomic(dir + "/tokenizer.json", ss.str());
+    write_atomic(dir + "/tokenizer.json", read_file(tokenizer));
   }
 }
 
