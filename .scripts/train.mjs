@@ -146,7 +146,7 @@ function trainModel(kind, r, stampRecipe) {
     // sha256 of the sources compiled into the corpus and tokenizer tools and into the trainer (weightSources)
     weight_sources: { samples: stampRecipe.corpus.samples.source, corpus_and_tokenizer: stampRecipe.corpus.source, trainer: stampRecipe.source },
     trainer_args: args.filter((a) => a !== '--resume').map((a) => a.replace(root, '')),
-    wall_minutes_last_session: Number(minutes.toFixed(1)),
+    wall_minutes_last_run: Number(minutes.toFixed(1)),
     loss_curve: `${out.replace(root, '')}/loss.csv`,
   }, null, 2)}\n`);
 }
