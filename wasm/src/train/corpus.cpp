@@ -245,17 +245,4 @@ Story make_story(uint64_t seed, Split split, uint64_t index, const StoryOptions&
   }
 }
 
-bool is_lexicon_word(std::string_view word) {
-  const Library& lib = library();
-  const std::string w(word);
-  return lib.words.count(w) || lib.lower_words.count(lower(w));
-}
-
-int lexicon_size() { return static_cast<int>(library().words.size()); }
-int template_count() { return kTemplateCount; }
-std::string template_text(int id) {
-  if (id < 0 || id >= kTemplateCount) throw std::out_of_range("template id " + std::to_string(id));
-  return kTemplates[id].text;
-}
-
 }  // namespace lookback::corpus
