@@ -108,3 +108,8 @@ test('C++: the model includes nothing from the trainer or the bindings', () => {
   const bad = cppEdges().filter((e) => e.from.startsWith('wasm/src/model/') && !e.system && /^(train|train_live|bindings)\//.test(e.to));
   assert.deepEqual(bad, []);
 });
+
+test('C++: the shared helpers (wasm/src/base) include only the standard library and one another', () => {
+  const bad = cppEdges().filter((e) => e.from.startsWith('wasm/src/base/') && !e.system && !e.to.startsWith('base/'));
+  assert.deepEqual(bad, []);
+});
