@@ -113,3 +113,7 @@ test('C++: the shared helpers (wasm/src/base) include only the standard library 
   const bad = cppEdges().filter((e) => e.from.startsWith('wasm/src/base/') && !e.system && !e.to.startsWith('base/'));
   assert.deepEqual(bad, []);
 });
+
+test('JS: protocol.js, which every side imports, imports nothing', () => {
+  assert.deepEqual(jsImports(readFileSync(`${ROOT}web/js/protocol.js`, 'utf8')), []);
+});

@@ -53,6 +53,10 @@ export const modelOps = {
       models.delete(handle);
       return null;
     }
+    // names no model offers (Object's own, internal ones) are refused before the handle is looked up
+    if (typeof method !== 'string' || method in Object.prototype || method.startsWith('_')) {
+      throw new Error(`worker: a model has no method "${method}"`);
+    }
     const model = byHandle(handle);
     if (!methodsOf(model).includes(method)) throw new Error(`worker: this model has no method "${method}"`);
     return model[method](...args);
