@@ -1,4 +1,4 @@
-// The byte-level BPE tokenizer (model/bpe.hpp, its own engineer's) behind the common Tokenizer interface,
+// The byte-level BPE tokenizer (model/bpe.hpp) behind the common Tokenizer interface,
 // with its errors turned into ModelError. Not here: the BPE rules themselves.
 #include <stdexcept>
 

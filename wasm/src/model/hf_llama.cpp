@@ -10,7 +10,7 @@
 
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
-#include "model/fp16.hpp"
+#include "base/fp16.hpp"
 #include "model/hf_tokenizer.hpp"
 #include "model/json_depth.hpp"
 #include "model/safetensors_sizes.hpp"

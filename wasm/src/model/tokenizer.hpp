@@ -5,6 +5,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lookback {
@@ -34,6 +35,9 @@ class Tokenizer {
 
 // The tokenizer of a bundle from tokenizer.json text (the byte-BPE format); ModelError when malformed.
 std::unique_ptr<Tokenizer> bpe_tokenizer_from_json(const std::string& json_text);
+
+// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF).
+bool is_valid_utf8(std::string_view bytes);
 
 // text with every ill-formed UTF-8 sequence replaced by U+FFFD (as the web's TextDecoder does).
 std::string valid_utf8(const std::string& text);

@@ -273,20 +273,21 @@ export interface HeadHabit {
   count: number;
   best: { layer: number; head: number; score: number }[];
 }
+/** Each measure has one name: these keys are the model card's `heads` keys in camelCase. */
 export interface HeadScores {
   layers: number;
   heads: number;
   /** on position t-1 */
-  previous: HeadHabit;
+  previousToken: HeadHabit;
   /** on position 0, the start mark */
-  first: HeadHabit;
+  startMark: HeadHabit;
   /** on positions t-4 and earlier */
-  far: HeadHabit;
+  fourOrMoreBack: HeadHabit;
   induction: HeadHabit;
   /** on position 0 while reading a random sequence the first time (nothing earlier to copy), queries t >= 2 */
-  firstOnRandom: HeadHabit;
+  startMarkOnRandomTokens: HeadHabit;
   /** on position t-1 while reading a random sequence the first time, queries t >= 2 */
-  previousOnRandom: HeadHabit;
+  previousTokenOnRandomTokens: HeadHabit;
 }
 
 export interface Model {

@@ -40,7 +40,7 @@ export class LoadedModel {
   }
 
   /** the handle for a call of `fn`, or an Error once disposed */
-  live(fn) {
+  _live(fn) {
     if (this.#handle === null) throw new Error(`${fn}: this model was disposed`);
     return this.#handle;
   }
@@ -48,10 +48,10 @@ export class LoadedModel {
   /** ids of a text (with the start mark when bos), or the ids as given (any array-like of ids). With a sliding
    * window to come, only the end of a text is encoded: the start mark and the last `context` tokens, the same ids
    * the window keeps of the full encoding. */
-  ids(fn, input, { bos = true, window = false } = {}) {
+  _ids(fn, input, { bos = true, window = false } = {}) {
     if (typeof input === 'string') {
-      return checked(window ? this.M[this.#names.encodeTail](this.live(fn), input, bos, this.context)
-        : this.M[this.#names.encode](this.live(fn), input, bos));
+      return checked(window ? this.M[this.#names.encodeTail](this._live(fn), input, bos, this.context)
+        : this.M[this.#names.encode](this._live(fn), input, bos));
     }
     return idList(fn, input);
   }
@@ -65,17 +65,17 @@ export class LoadedModel {
   encode(text, opts) {
     const o = options('encode', opts, { bos: true });
     if (typeof text !== 'string') throw badArgument('encode: text must be a string');
-    return Array.from(this.ids('encode', text, { bos: o.bos }));
+    return Array.from(this._ids('encode', text, { bos: o.bos }));
   }
 
   decode(ids) {
-    return checked(this.M[this.#names.decode](this.live('decode'), idList('decode', ids)));
+    return checked(this.M[this.#names.decode](this._live('decode'), idList('decode', ids)));
   }
 
   tokens(textOrIds, opts) {
     const o = options('tokens', opts, { bos: true });
-    const ids = Array.from(this.ids('tokens', textOrIds, { bos: o.bos }));
-    const texts = checked(this.M[this.#names.tokens](this.live('tokens'), ids));
+    const ids = Array.from(this._ids('tokens', textOrIds, { bos: o.bos }));
+    const texts = checked(this.M[this.#names.tokens](this._live('tokens'), ids));
     return ids.map((id, i) => ({ id, text: texts[i] }));
   }
 

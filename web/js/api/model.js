@@ -118,12 +118,12 @@ class Model extends LoadedModel {
   }
 
   window(ids, size = this.context) {
-    return Array.from(checked(this.M.modelWindow(this.live('window'), idList('window', ids), numberArg('window', 'size', size))));
+    return Array.from(checked(this.M.modelWindow(this._live('window'), idList('window', ids), numberArg('window', 'size', size))));
   }
 
   forward(textOrIds, opts) {
     const o = options('forward', opts, { attention: false, positions: true, residuals: false, window: false });
-    const r = checked(this.M.modelForward(this.live('forward'), this.ids('forward', textOrIds, o), {
+    const r = checked(this.M.modelForward(this._live('forward'), this._ids('forward', textOrIds, o), {
       attention: !!o.attention, positions: !!o.positions, residuals: !!o.residuals, window: !!o.window,
     }));
     return { ...r, ids: Array.from(r.ids) };
@@ -131,7 +131,7 @@ class Model extends LoadedModel {
 
   next(textOrIds, opts) {
     const o = options('next', opts, { topK: 10, temperature: 1, positions: true, window: false });
-    return checked(this.M.modelNext(this.live('next'), this.ids('next', textOrIds, o), {
+    return checked(this.M.modelNext(this._live('next'), this._ids('next', textOrIds, o), {
       topK: Math.min(o.topK, this.info.config.vocab_size), temperature: o.temperature, positions: !!o.positions,
       window: !!o.window,
     }));
@@ -139,7 +139,7 @@ class Model extends LoadedModel {
 
   generate(prompt, opts) {
     const o = options('generate', opts, { maxTokens: 64, temperature: 0.8, topP: 0.95, seed: 1, window: false, positions: true });
-    const r = checked(this.M.modelGenerate(this.live('generate'), this.ids('generate', prompt, o), {
+    const r = checked(this.M.modelGenerate(this._live('generate'), this._ids('generate', prompt, o), {
       maxTokens: o.maxTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, window: !!o.window,
       positions: !!o.positions,
     }));
@@ -153,8 +153,8 @@ class Model extends LoadedModel {
   async* stream(prompt, opts) {
     const { signal, ...rest } = opts ?? {};
     const o = options('stream', rest, { maxTokens: 64, temperature: 0.8, topP: 0.95, seed: 1, window: false, positions: true });
-    const handle = this.live('stream');
-    checked(this.M.modelGenerateStart(handle, this.ids('stream', prompt, o), {
+    const handle = this._live('stream');
+    checked(this.M.modelGenerateStart(handle, this._ids('stream', prompt, o), {
       maxTokens: o.maxTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, window: !!o.window,
       positions: !!o.positions,
     }));
@@ -162,7 +162,7 @@ class Model extends LoadedModel {
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (signal?.aborted) throw abortError(signal, 'generate');
-      const r = checked(this.M.modelGenerateStep(this.live('stream'), 1));
+      const r = checked(this.M.modelGenerateStep(this._live('stream'), 1));
       for (const id of r.ids) {
         ids.push(id);
         yield { id, token: checked(this.M.modelTokens(handle, [id]))[0], text: r.text };
@@ -182,22 +182,20 @@ class Model extends LoadedModel {
     if (!Number.isInteger(o.best) || o.best < 0 || o.best > LH) {
       throw coded(CODES.BAD_ARGUMENT, `headScores: best must be an integer in [0, ${LH}] (got ${o.best})`, { type: RangeError });
     }
-    const ids = texts.map((t) => this.ids('headScores', t));
-    const r = checked(this.M.modelHeadScores(this.live('headScores'), ids, {
-      repeats: o.repeats, repeatLength: o.repeatLength, seed: o.seed,
+    const ids = texts.map((t) => this._ids('headScores', t));
+    const r = checked(this.M.modelHeadScores(this._live('headScores'), ids, {
+      repeats: o.repeats, repeatLength: o.repeatLength, seed: o.seed, best: o.best,
     }));
     const H = r.heads;
-    const habit = ({ score, even, count }) => {
-      const order = [...score.keys()].sort((a, b) => score[b] - score[a] || a - b);
-      return {
-        byLayer: Array.from({ length: r.layers }, (_, l) => Array.from(score.subarray(l * H, (l + 1) * H))),
-        even, count,
-        best: order.slice(0, o.best).map((i) => ({ layer: Math.floor(i / H), head: i % H, score: score[i] })),
-      };
-    };
+    // the ranking is the core's (ranked_heads); here only the [L*H] scores become rows per layer
+    const habit = ({ score, even, count, best }) => ({
+      byLayer: Array.from({ length: r.layers }, (_, l) => Array.from(score.subarray(l * H, (l + 1) * H))),
+      even, count, best,
+    });
     return {
-      layers: r.layers, heads: H, previous: habit(r.previous), first: habit(r.first), far: habit(r.far),
-      induction: habit(r.induction), firstOnRandom: habit(r.firstRandom), previousOnRandom: habit(r.previousRandom),
+      layers: r.layers, heads: H, previousToken: habit(r.previousToken), startMark: habit(r.startMark),
+      fourOrMoreBack: habit(r.fourOrMoreBack), induction: habit(r.induction),
+      startMarkOnRandomTokens: habit(r.startMarkOnRandomTokens), previousTokenOnRandomTokens: habit(r.previousTokenOnRandomTokens),
     };
   }
 }

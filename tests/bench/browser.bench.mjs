@@ -5,7 +5,7 @@
 // widget generates, and the bytes transferred for the page without the model. The model widgets: time from
 // scrolling to the first of them (the model not loaded yet) until it shows the model's numbers, and the
 // explorer's update after a keystroke and after a head change.
-// Run: node tests/bench/browser.mjs [--runs N]
+// Run: node tests/bench/browser.bench.mjs [--runs N]
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
