@@ -19,3 +19,4 @@ import './js/widgets/mask-builder.js';
 import './js/widgets/cost.js';
 import './js/widgets/quiz.js';
 import './js/widgets/review-cards.js';
+import './js/widgets/training.js';

@@ -2,7 +2,8 @@
 // on the chapter's own localhost server: time from navigation until the first widget is interactive, input-to-
 // display latency of a drag on qkv-plane and of toggles on mask-builder (performance.mark at input, measure when
 // the widget's display has been updated with the core's answer), and the bytes transferred for the page without
-// the model. Run: node tests/bench/browser.mjs [--runs N]
+// the model; and how long the training widget's default run takes to grow an induction head.
+// Run: node tests/bench/browser.mjs [--runs N]
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,7 +117,42 @@ await page.waitForTimeout(100);
 rows.push(['mask-builder toggle: input to display (ms)', stats(await measures(page, 'lookback:update:lookback-mask-builder')), TARGETS.update]);
 await page.close();
 
-// 4. bytes transferred (response bodies and headers), without web/models/
+// 4. watch a head learn: the training widget's default run (induction task), from the press of Train until the best
+// head's induction score passes 0.5 (from below 0.1 at step 0) with the repeated half's held-out loss at least
+// 2 nats below its value at step 0; also how far that loss fell from its plateau (the last snapshot with every
+// induction score below 0.1). Median of TRAIN_RUNS runs, each given up to 90 s.
+const TRAIN_RUNS = 3;
+const learn = [];
+for (let i = 0; i < TRAIN_RUNS; i++) {
+  const p = await context.newPage();
+  await p.goto(`${url}#watch-learn`);
+  const w = p.locator('lookback-training');
+  await w.scrollIntoViewIfNeeded();
+  await p.waitForFunction(() => document.querySelector('lookback-training')?.dataset.state === 'ready', null, { timeout: 30000 });
+  const t0 = Date.now();
+  await w.locator('button[name=play]').click();
+  let r = null;
+  while (Date.now() - t0 < 90000) {
+    r = await w.evaluate((el) => {
+      const s = el.snapshots;
+      const bestInd = (x) => Math.max(...x.induction);
+      let plateau = s[0];
+      for (const x of s) if (bestInd(x) < 0.1) plateau = x;
+      const last = s.at(-1);
+      return { step: last.step, start: bestInd(s[0]), ind: bestInd(last), loss0: s[0].task, loss: last.task,
+        plateauLoss: plateau.task, plateauStep: plateau.step };
+    });
+    r.seconds = (Date.now() - t0) / 1000;
+    if (r.start < 0.1 && r.ind > 0.5 && r.loss0 - r.loss >= 2) break;
+    await p.waitForTimeout(250);
+  }
+  learn.push(r);
+  await p.close();
+}
+const met = learn.filter((r) => r.start < 0.1 && r.ind > 0.5 && r.loss0 - r.loss >= 2);
+const secs = learn.map((r) => (met.includes(r) ? r.seconds : Infinity));
+
+// 5. bytes transferred (response bodies and headers), without web/models/
 const chapterBytes = await bytesFor(url, true);
 const embedBytes = await bytesFor(`${url}embed.html`, true);
 
@@ -125,6 +161,10 @@ console.log('\nlookback browser benchmark (headless chromium, localhost; %d runs
 console.log(`${'measure'.padEnd(58)} ${'n'.padStart(4)} ${'median'.padStart(7)} ${'p95'.padStart(7)} ${'max'.padStart(7)}  target`);
 for (const [name, s, target] of rows) {
   console.log(`${name.padEnd(58)} ${String(s.n).padStart(4)} ${ms(s.median)} ${ms(s.p95)} ${ms(s.max)}  < ${target} ${s.median < target ? 'met (median)' : 'MISSED (median)'}`);
+}
+console.log(`${'watch a head learn: train pressed to induction > 0.5, loss -2 (s)'.padEnd(58)} ${String(TRAIN_RUNS).padStart(4)} ${ms(stats(secs).median)}${''.padStart(16)}  < 60 ${stats(secs).median < 60 ? 'met (median)' : 'MISSED (median)'}`);
+for (const r of learn) {
+  console.log(`${''.padEnd(60)}${r.seconds.toFixed(1)} s, step ${r.step}: best induction ${r.start.toFixed(2)} -> ${r.ind.toFixed(2)}; repeated half ${r.loss0.toFixed(2)} -> ${r.loss.toFixed(2)} nats (plateau ${r.plateauLoss.toFixed(2)} at step ${r.plateauStep})`);
 }
 for (const [name, r] of [['chapter (index.html), scrolled to the end', chapterBytes], ['embed.html, scrolled to the end', embedBytes]]) {
   const mb = (r.total / 1e6).toFixed(3);

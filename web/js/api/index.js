@@ -2,6 +2,7 @@
 // functions on plain Float32Arrays. The only JS that touches the Emscripten module; callers never call .delete().
 // Not here: the worker protocol (web/js/worker) or anything drawn (web/js/widgets).
 import { modelApi } from './model.js';
+import { trainApi } from './train.js';
 import { f32, options, REQUIRED, scaleFor, u8 } from './options.js';
 
 const IN_NODE = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined'
@@ -23,9 +24,10 @@ export function loadLookback(config = {}) {
   return loading;
 }
 
-async function instantiate({ wasmBinary, wasmUrl } = {}) {
-  const moduleUrl = new URL('../../build/lookback-core.mjs', import.meta.url);
-  const wasmLocation = wasmUrl ? new URL(wasmUrl, moduleUrl) : new URL('../../build/lookback-core.wasm', import.meta.url);
+// One of the two WebAssembly modules in web/build/: lookback-core (always) or lookback-train (on first training).
+async function instantiate({ wasmBinary, wasmUrl } = {}, name = 'lookback-core') {
+  const moduleUrl = new URL(`../../build/${name}.mjs`, import.meta.url);
+  const wasmLocation = wasmUrl ? new URL(wasmUrl, moduleUrl) : new URL(`../../build/${name}.wasm`, import.meta.url);
   let create;
   try {
     ({ default: create } = await import(moduleUrl.href));
@@ -106,5 +108,12 @@ function makeApi(M) {
 
     ...modelApi(M),
   };
+  // the training module loads on the first lb.train call, once per realm
+  let trainModule = null;
+  const loadTrain = () => (trainModule ??= instantiate({}, 'lookback-train').catch((e) => {
+    trainModule = null;
+    throw e;
+  }));
+  Object.assign(api, trainApi(loadTrain, api));
   return Object.freeze(api);
 }

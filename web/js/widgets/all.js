@@ -8,3 +8,4 @@ import './mask-builder.js';
 import './cost.js';
 import './quiz.js';
 import './review-cards.js';
+import './training.js';

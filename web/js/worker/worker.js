@@ -6,8 +6,10 @@
 import { loadLookback } from '../api/index.js';
 import { modelOps } from './model-ops.js';
 import { registerOps, runOp, transferables } from './ops.js';
+import { trainOps } from './train-ops.js';
 
 registerOps(modelOps);
+registerOps(trainOps);
 
 const ready = loadLookback();
 const queue = [];

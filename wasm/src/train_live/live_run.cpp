@@ -1,0 +1,146 @@
+// A live training run; see live_run.hpp.
+#include "train_live/live_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "model/bpe.hpp"
+#include "model/head_scores.hpp"
+#include "model/safetensors.hpp"
+#include "model/session.hpp"
+#include "train/sprout_train.hpp"
+
+namespace lookback::live {
+namespace {
+
+constexpr int kTrainRows = 8192;  // rows of generated data for the tasks that are not drills
+
+void check(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument("live training: " + what);
+}
+
+train::SproutTrain& sprout(train::Trainer& t) { return static_cast<train::SproutTrain&>(t.model()); }
+
+// Mean loss of the scored targets (all when every is set) of one row's logits [T, V].
+void row_losses(const std::vector<float>& logits, const std::uint16_t* ids, const std::uint8_t* scored, int T,
+                int V, double& all, double& task, long& n_task) {
+  for (int t = 0; t < T; ++t) {
+    const float* row = logits.data() + std::size_t(t) * V;
+    const float mx = *std::max_element(row, row + V);
+    double s = 0;
+    for (int j = 0; j < V; ++j) s += std::exp(double(row[j]) - mx);
+    const double loss = std::log(s) - (double(row[ids[t + 1]]) - mx);
+    all += loss;
+    if (scored[t]) task += loss, ++n_task;
+  }
+}
+
+}  // namespace
+
+ModelConfig live_config(const LiveModel& m, bool runtime) {
+  check(m.layers >= 1 && m.layers <= 4, "layers must be 1 to 4");
+  check(m.heads >= 1 && m.heads <= 8, "heads must be 1 to 8");
+  check(m.dim >= 8 && m.dim <= 256 && m.dim % (2 * m.heads) == 0, "dim must be 8 to 256, a multiple of 2 * heads");
+  check(m.seq_len >= 2 * kMinRepeat + 1 && m.seq_len <= 128, "seq_len must be 13 to 128");
+  ModelConfig c;
+  c.arch = "sprout";
+  c.dim = m.dim, c.n_layers = m.layers, c.n_heads = c.n_kv_heads = m.heads, c.head_dim = m.dim / m.heads;
+  c.hidden_dim = m.mlp ? 4 * m.dim : runtime ? 2 : 0;
+  c.vocab_size = kVocab, c.max_seq_len = m.seq_len;
+  return c;
+}
+
+LiveRun::LiveRun(const LiveOptions& o) : opt_(o), task_(parse_task(o.task)), train_cfg_(live_config(o.model, false)) {
+  check(o.batch >= 1 && o.batch <= 256, "batch must be 1 to 256");
+  check(std::isfinite(o.lr) && o.lr > 0 && o.lr <= 0.1f, "lr must be in (0, 0.1]");
+  check(o.steps >= 1 && o.warmup >= 0, "steps must be >= 1 and warmup >= 0");
+  check(o.held_out >= 1 && o.held_out <= 1024 && o.probes >= 1 && o.probes <= 64, "held_out 1..1024, probes 1..64");
+  const int T = train_cfg_.max_seq_len;
+  train::TrainOptions t;
+  t.batch = o.batch, t.lr = o.lr, t.warmup = o.warmup, t.steps = o.steps, t.seed = o.seed;
+  t.threads = 1, t.quiet = true, t.val_rows = 0;
+  if (task_ == Task::induction) {  // fresh rows every step: the trainer's copy drills, all of them
+    t.drills.share = 1.0, t.drills.lo = kLetterLo, t.drills.hi = kLetterHi;
+    t.drills.min_len = kMinRepeat, t.drills.max_len = T / 2;
+    train_data_ = task_rows(task_, T, 1, o.seed, 0).ids;
+  } else {
+    train_data_ = task_rows(task_, T, kTrainRows, o.seed, 0).ids;
+  }
+  held_out_ = task_rows(task_, T, o.held_out, o.seed, 1);
+  trainer_ = std::make_unique<train::Trainer>(std::make_unique<train::SproutTrain>(train_cfg_), t, &train_data_,
+                                              nullptr);
+  trainer_->init();
+}
+
+double LiveRun::step() { return trainer_->step(); }
+
+long LiveRun::steps_done() const { return trainer_->state().step; }
+
+std::size_t LiveRun::parameters() const { return trainer_->model().n_params(); }
+
+std::vector<float> LiveRun::logits(const std::uint16_t* ids) {
+  return sprout(*trainer_).logits(trainer_->state().w.data(), ids);
+}
+
+Losses LiveRun::evaluate() {
+  auto& m = sprout(*trainer_);
+  const int T = held_out_.T, V = train_cfg_.vocab_size;
+  double all = 0, task = 0;
+  long n_task = 0;
+  for (int r = 0; r < held_out_.rows(); ++r) {
+    const std::uint16_t* ids = held_out_.ids.data() + std::size_t(r) * (T + 1);
+    row_losses(m.logits(trainer_->state().w.data(), ids), ids, held_out_.scored.data() + std::size_t(r) * T, T,
+               V, all, task, n_task);
+  }
+  return {all / (double(held_out_.rows()) * T), n_task ? task / double(n_task) : NAN};
+}
+
+Bundle LiveRun::bundle() const {
+  // the runtime's tensor list (a zero MLP of width 2 when the model has none), filled by name
+  const ModelConfig rc = live_config(opt_.model, true);
+  const train::SproutTrain shape(rc);
+  const auto& trained = trainer_->model().params();
+  const float* w = trainer_->state().w.data();
+  std::vector<float> buffer(shape.n_params(), 0.0f);
+  std::vector<NamedTensor> tensors;
+  for (const auto& p : shape.params()) {
+    const auto it = std::find_if(trained.begin(), trained.end(), [&](const auto& q) { return q.name == p.name; });
+    if (it != trained.end() && it->size == p.size) std::copy(w + it->offset, w + it->offset + p.size, buffer.begin() + p.offset);
+    tensors.push_back({p.name, p.shape, buffer.data() + p.offset});
+  }
+  Bundle b;
+  b.weights = write_safetensors(tensors, false, {{"step", std::to_string(steps_done())},
+                                                 {"task", task_name(task_)}, {"seed", std::to_string(opt_.seed)}});
+  b.config = train::model_config_json(rc).dump(2);
+  b.tokenizer = BpeTokenizer().to_json();
+  return b;
+}
+
+ProbeView LiveRun::probe() const {
+  const Bundle b = bundle();
+  const ModelConfig rc = live_config(opt_.model, true);
+  Session s(std::make_shared<const Transformer>(read_safetensors(rc, b.weights.data(), b.weights.size())));
+  StepOptions so;
+  so.attention = true;
+  const int T = rc.max_seq_len;
+  ProbeView v;
+  v.ids.assign(held_out_.ids.begin(), held_out_.ids.begin() + T);
+  s.process(v.ids, so);
+  v.attention = s.attention();
+  // head scores on random letters repeated: [<s>, R, R] with R as long as fits
+  HeadScoreAccumulator acc(rc.n_layers, rc.n_heads);
+  const int n = (T - 1) / 2;
+  for (int r = 0; r < opt_.probes; ++r) {
+    std::vector<int> ids = {rc.bos_id};
+    for (int id : random_repeat(opt_.seed * 7919 + std::uint64_t(r) + 1, n, kLetterLo, kLetterHi)) ids.push_back(id);
+    s.process(ids, so);
+    acc.add_repeat(s.attention().data(), n);
+  }
+  const HeadScores h = acc.result();
+  v.previous = h.previous_random.score;
+  v.induction = h.induction.score;
+  return v;
+}
+
+}  // namespace lookback::live

@@ -1,0 +1,88 @@
+// lookback-live: a live training run (train_live/live_run.hpp) natively, one thread, printing its loss curve as
+// JSON: the same run the page's training widget and lb.train make in WebAssembly, for comparing the two (same
+// seed, same curve) and for timing steps per second. Not the Sprout trainer (lookback-train).
+//   lookback-live --task induction --layers 2 --steps 200 --eval-every 50
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "train_live/live_run.hpp"
+
+namespace {
+
+const char* kHelp = R"(usage: lookback-live [options]
+  --task NAME       induction, previous or corpus (default induction)
+  --layers N        1 to 4 (default 2)
+  --mlp             SwiGLU MLPs (default: attention only)
+  --dim N           d_model (default 64)    --heads N   heads per layer (default 2)
+  --seq N           tokens per row (default 32)
+  --batch N         rows per step (default 16)
+  --lr X            peak learning rate (default 0.003)   --warmup N (default 20)
+  --steps N         steps (default 200)    --seed S (default 1)
+  --eval-every N    held-out losses and head scores every N steps (default 0: never)
+Prints {"steps": [...], "loss": [...], "evals": [...], "steps_per_s": X} as one JSON line.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace lookback::live;
+  LiveOptions o;
+  o.steps = 200;
+  int eval_every = 0;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      auto next = [&]() -> std::string {
+        if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+        return argv[++i];
+      };
+      if (a == "--help" || a == "-h") {
+        std::cout << kHelp;
+        return 0;
+      }
+      if (a == "--task") o.task = next();
+      else if (a == "--layers") o.model.layers = std::stoi(next());
+      else if (a == "--mlp") o.model.mlp = true;
+      else if (a == "--dim") o.model.dim = std::stoi(next());
+      else if (a == "--heads") o.model.heads = std::stoi(next());
+      else if (a == "--seq") o.model.seq_len = std::stoi(next());
+      else if (a == "--batch") o.batch = std::stoi(next());
+      else if (a == "--lr") o.lr = std::stof(next());
+      else if (a == "--warmup") o.warmup = std::stoi(next());
+      else if (a == "--steps") o.steps = std::stol(next());
+      else if (a == "--seed") o.seed = std::stoull(next());
+      else if (a == "--eval-every") eval_every = std::stoi(next());
+      else throw std::invalid_argument("unknown option " + a + " (see --help)");
+    }
+    LiveRun run(o);
+    std::string loss = "[", evals = "[";
+    double train_s = 0;
+    char buf[512];
+    for (long s = 1; s <= o.steps; ++s) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const double l = run.step();
+      train_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::snprintf(buf, sizeof buf, "%s%.9g", s > 1 ? "," : "", l);
+      loss += buf;
+      if (eval_every > 0 && (s % eval_every == 0 || s == o.steps)) {
+        const Losses e = run.evaluate();
+        const ProbeView p = run.probe();
+        double prev = 0, ind = 0;
+        for (double x : p.previous) prev = std::max(prev, x);
+        for (double x : p.induction) ind = std::max(ind, x);
+        std::snprintf(buf, sizeof buf, "%s{\"step\":%ld,\"held_out\":%.6g,\"task\":%.6g,\"previous\":%.4f,\"induction\":%.4f}",
+                      evals.size() > 1 ? "," : "", s, e.held_out, e.task, prev, ind);
+        evals += buf;
+      }
+    }
+    std::printf("{\"parameters\":%zu,\"loss\":%s],\"evals\":%s],\"steps_per_s\":%.4g}\n", run.parameters(),
+                loss.c_str(), evals.c_str(), double(o.steps) / train_s);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lookback-live: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
