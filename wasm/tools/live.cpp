@@ -16,6 +16,7 @@ const char* kHelp = R"(usage: lookback-live [options]
   --task NAME       induction, previous or corpus (default induction)
   --layers N        1 to 4 (default 2)
   --mlp             SwiGLU MLPs (default: attention only)
+  --qk-norm         Sprout's QK-norm (default: plain dot products)
   --dim N           d_model (default 64)    --heads N   heads per layer (default 2)
   --seq N           tokens per row (default 32)
   --batch N         rows per step (default 16)
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
       if (a == "--task") o.task = next();
       else if (a == "--layers") o.model.layers = std::stoi(next());
       else if (a == "--mlp") o.model.mlp = true;
+      else if (a == "--qk-norm") o.model.qk_norm = true;
       else if (a == "--dim") o.model.dim = std::stoi(next());
       else if (a == "--heads") o.model.heads = std::stoi(next());
       else if (a == "--seq") o.model.seq_len = std::stoi(next());

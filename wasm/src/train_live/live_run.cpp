@@ -48,6 +48,7 @@ ModelConfig live_config(const LiveModel& m, bool runtime) {
   c.dim = m.dim, c.n_layers = m.layers, c.n_heads = c.n_kv_heads = m.heads, c.head_dim = m.dim / m.heads;
   c.hidden_dim = m.mlp ? 4 * m.dim : runtime ? 2 : 0;
   c.vocab_size = kVocab, c.max_seq_len = m.seq_len;
+  c.qk_norm = m.qk_norm;
   return c;
 }
 

@@ -22,6 +22,7 @@ struct LiveModel {
   int dim = 64;          // C
   int heads = 2;         // H (head width C / H)
   int seq_len = 32;      // T
+  bool qk_norm = false;  // Sprout's QK-norm (gains start at 2: peaked random attention at the start)
 };
 
 struct LiveOptions {
