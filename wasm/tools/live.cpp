@@ -16,11 +16,12 @@ const char* kHelp = R"(usage: lookback-live [options]
   --task NAME       induction, previous or corpus (default induction)
   --layers N        1 to 4 (default 2)
   --mlp             SwiGLU MLPs (default: attention only)
-  --qk-norm         Sprout's QK-norm (default: plain dot products)
+  --no-qk-norm      plain dot products (default: Sprout's QK-norm)
+  --qk-gain X       the QK-norm gains at the start (default 1; Sprout's are 2)
   --dim N           d_model (default 64)    --heads N   heads per layer (default 2)
   --seq N           tokens per row (default 32)
   --batch N         rows per step (default 16)
-  --lr X            peak learning rate (default 0.003)   --warmup N (default 20)
+  --lr X            peak learning rate (default 0.003)   --warmup N (default 20)   --wd X  weight decay (default 0)
   --steps N         steps (default 200)    --seed S (default 1)
   --eval-every N    held-out losses and head scores every N steps (default 0: never)
 Prints {"steps": [...], "loss": [...], "evals": [...], "steps_per_s": X} as one JSON line.
@@ -47,13 +48,17 @@ int main(int argc, char** argv) {
       if (a == "--task") o.task = next();
       else if (a == "--layers") o.model.layers = std::stoi(next());
       else if (a == "--mlp") o.model.mlp = true;
-      else if (a == "--qk-norm") o.model.qk_norm = true;
+      else if (a == "--no-qk-norm") o.model.qk_norm = false;
+      else if (a == "--qk-gain") o.model.qk_gain = std::stof(next());
       else if (a == "--dim") o.model.dim = std::stoi(next());
       else if (a == "--heads") o.model.heads = std::stoi(next());
       else if (a == "--seq") o.model.seq_len = std::stoi(next());
       else if (a == "--batch") o.batch = std::stoi(next());
       else if (a == "--lr") o.lr = std::stof(next());
       else if (a == "--warmup") o.warmup = std::stoi(next());
+      else if (a == "--wd") o.weight_decay = std::stof(next());
+      else if (a == "--shared") o.model.shared = std::stof(next());
+      else if (a == "--ov-scale") o.model.ov_scale = std::stof(next());
       else if (a == "--steps") o.steps = std::stol(next());
       else if (a == "--seed") o.seed = std::stoull(next());
       else if (a == "--eval-every") eval_every = std::stoi(next());

@@ -43,6 +43,7 @@ ModelConfig live_config(const LiveModel& m, bool runtime) {
   check(m.heads >= 1 && m.heads <= 8, "heads must be 1 to 8");
   check(m.dim >= 8 && m.dim <= 256 && m.dim % (2 * m.heads) == 0, "dim must be 8 to 256, a multiple of 2 * heads");
   check(m.seq_len >= 2 * kMinRepeat + 1 && m.seq_len <= 128, "seq_len must be 13 to 128");
+  check(std::isfinite(m.qk_gain) && m.qk_gain > 0 && m.qk_gain <= 8, "qk_gain must be in (0, 8]");
   ModelConfig c;
   c.arch = "sprout";
   c.dim = m.dim, c.n_layers = m.layers, c.n_heads = c.n_kv_heads = m.heads, c.head_dim = m.dim / m.heads;
@@ -56,10 +57,12 @@ LiveRun::LiveRun(const LiveOptions& o) : opt_(o), task_(parse_task(o.task)), tra
   check(o.batch >= 1 && o.batch <= 256, "batch must be 1 to 256");
   check(std::isfinite(o.lr) && o.lr > 0 && o.lr <= 0.1f, "lr must be in (0, 0.1]");
   check(o.steps >= 1 && o.warmup >= 0, "steps must be >= 1 and warmup >= 0");
+  check(std::isfinite(o.weight_decay) && o.weight_decay >= 0 && o.weight_decay <= 1, "weight_decay must be in [0, 1]");
   check(o.held_out >= 1 && o.held_out <= 1024 && o.probes >= 1 && o.probes <= 64, "held_out 1..1024, probes 1..64");
   const int T = train_cfg_.max_seq_len;
   train::TrainOptions t;
   t.batch = o.batch, t.lr = o.lr, t.warmup = o.warmup, t.steps = o.steps, t.seed = o.seed;
+  t.weight_decay = o.weight_decay;
   t.threads = 1, t.quiet = true, t.val_rows = 0;
   if (task_ == Task::induction) {  // fresh rows every step: the trainer's copy drills, all of them
     t.drills.share = 1.0, t.drills.lo = kLetterLo, t.drills.hi = kLetterHi;
@@ -72,6 +75,28 @@ LiveRun::LiveRun(const LiveOptions& o) : opt_(o), task_(parse_task(o.task)), tra
   trainer_ = std::make_unique<train::Trainer>(std::make_unique<train::SproutTrain>(train_cfg_), t, &train_data_,
                                               nullptr);
   trainer_->init();
+  if (o.model.shared > 0) {  // one random direction added to every embedding row (rows start with norm ~0.02·√C)
+    const auto& emb = trainer_->model().params().front();
+    const int C = train_cfg_.dim;
+    train::InitRng rng(o.seed ^ 0x5EA4EDull);
+    std::vector<float> u(C);
+    double norm = 0;
+    for (float& x : u) x = float(rng.normal()), norm += double(x) * x;
+    const float scale = float(o.model.shared * 0.02 * std::sqrt(double(C)) / std::sqrt(norm));
+    float* E = trainer_->state().w.data() + emb.offset;
+    for (std::size_t r = 0; r < emb.size / C; ++r)
+      for (int i = 0; i < C; ++i) E[r * C + i] += scale * u[i];
+  }
+  if (o.model.ov_scale != 1.0f) {
+    for (const auto& p : trainer_->model().params())
+      if (p.name.find(".wv.") != std::string::npos || p.name.find(".wo.") != std::string::npos)
+        for (std::size_t i = 0; i < p.size; ++i) trainer_->state().w[p.offset + i] *= o.model.ov_scale;
+  }
+  if (train_cfg_.qk_norm) {  // the QK-norm gains' starting value: score spread about qk_gain² at the start
+    for (const auto& p : trainer_->model().params())
+      if (p.name.find("_norm.weight") != std::string::npos && p.name.find(".attention.") != std::string::npos)
+        std::fill_n(trainer_->state().w.begin() + long(p.offset), p.size, o.model.qk_gain);
+  }
 }
 
 double LiveRun::step() { return trainer_->step(); }

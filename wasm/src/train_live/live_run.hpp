@@ -22,7 +22,10 @@ struct LiveModel {
   int dim = 64;          // C
   int heads = 2;         // H (head width C / H)
   int seq_len = 32;      // T
-  bool qk_norm = false;  // Sprout's QK-norm (gains start at 2: peaked random attention at the start)
+  bool qk_norm = true;   // Sprout's QK-norm on queries and keys
+  float qk_gain = 1.0f;  // its gains at the start (Sprout starts them at 2, for a context of 256)
+  float shared = 0.0f;   // a direction every token embedding shares at the start, as a share of their norm
+  float ov_scale = 1.0f; // the value and output projections start this many times larger than Sprout's
 };
 
 struct LiveOptions {
@@ -31,6 +34,7 @@ struct LiveOptions {
   int batch = 16;
   float lr = 3e-3f;
   int warmup = 20;
+  float weight_decay = 0;  // AdamW's, on matrices
   long steps = 1000;     // the schedule's length (cosine decay ends there); steps past it keep the last rate
   std::uint64_t seed = 1;
   int held_out = 32;     // held-out rows for the losses

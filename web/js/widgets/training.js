@@ -70,8 +70,8 @@ class Training extends LookbackWidget {
     this.lr = LRS.includes(lr) ? lr : '0.003';
     const seed = Number.parseInt(this.getAttribute('seed') ?? '1', 10);
     this.seed = Number.isInteger(seed) && seed >= 0 ? seed : 1;
-    const steps = Number.parseInt(this.getAttribute('steps') ?? '1000', 10);
-    this.total = Number.isInteger(steps) && steps >= EVAL_EVERY ? Math.min(steps, 100000) : 1000;
+    const steps = Number.parseInt(this.getAttribute('steps') ?? '3000', 10);
+    this.total = Number.isInteger(steps) && steps >= EVAL_EVERY ? Math.min(steps, 100000) : 3000;
   }
 
   attributeChangedCallback() {
