@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../test_util.hpp"
+#include "test_util.hpp"
 #include "model/bundle.hpp"
 #include "model/session.hpp"
 #include "train_live/live_run.hpp"
