@@ -1,9 +1,10 @@
 // Builds lookback: the native tree (tests, tools) and the WebAssembly module, then copies the npm front-end
-// dependencies (KaTeX) into web/vendor and the bundled models (shared/models) into web/models, so the served
-// folder web/ is self-contained. `--web` skips the native tree; `--native` builds only it.
+// dependencies (KaTeX, highlight.js) into web/vendor, the core's attention source (shown by the chapter's code
+// walk) into web/build/source and the bundled models (shared/models) into web/models, so the served folder
+// web/ is self-contained. `--web` skips the native tree; `--native` builds only it.
 // Not an installer (.scripts/setup.sh is) and not a test runner (.scripts/test.mjs is).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -37,6 +38,32 @@ function copyVendor() {
   cpSync(`${katex}/fonts`, `${dest}/fonts`, { recursive: true, filter: (p) => !/\.(ttf|woff)$/.test(p) });
 }
 
+// highlight.js: its core is CommonJS without imports, so it is wrapped as an ES module unchanged; the C++
+// grammar ships as an ES module already.
+function copyHighlighter() {
+  const hl = `${root}node_modules/highlight.js`;
+  const dest = `${root}web/vendor/highlight`;
+  rmSync(dest, { recursive: true, force: true });
+  mkdirSync(dest, { recursive: true });
+  const core = readFileSync(`${hl}/lib/core.js`, 'utf8');
+  writeFileSync(`${dest}/core.js`, `// highlight.js ${JSON.parse(readFileSync(`${hl}/package.json`, 'utf8')).version} lib/core.js `
+    + `(BSD-3-Clause, see LICENSE), wrapped as an ES module by .scripts/build.mjs.\nconst module = { exports: {} };\n${core}\n`
+    + 'export default module.exports;\n');
+  cpSync(`${hl}/es/languages/cpp.js`, `${dest}/cpp.js`);
+  cpSync(`${hl}/LICENSE`, `${dest}/LICENSE`);
+}
+
+// The sources the code walk shows, copied whole (the widget cuts out the functions it shows), so the page
+// always shows the source this build was made from.
+const SHOWN_SOURCES = ['wasm/src/kernels/reference.cpp', 'wasm/src/kernels/attention.cpp'];
+function copyShownSources() {
+  rmSync(`${root}web/build/source`, { recursive: true, force: true });
+  for (const file of SHOWN_SOURCES) {
+    mkdirSync(`${root}web/build/source/${file.replace(/[^/]+$/, '')}`, { recursive: true });
+    cpSync(`${root}${file}`, `${root}web/build/source/${file}`);
+  }
+}
+
 if (!webOnly) {
   run('cmake', ['-S', '.', '-B', '.build/native', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
   run('cmake', ['--build', '.build/native', '-j', jobs]);
@@ -45,6 +72,9 @@ if (!nativeOnly) {
   run('emcmake', ['cmake', '-S', '.', '-B', '.build/wasm', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
   run('cmake', ['--build', '.build/wasm', '-j', jobs, ...(webOnly ? ['--target', 'lookback_module', '--target', 'lookback_train_module'] : [])]);
   copyVendor();
+  copyHighlighter();
+  copyShownSources();
   copyModels();
+  run('node', ['.scripts/custom-elements.mjs']);
 }
 console.log(`build: done (${webOnly ? 'web module' : nativeOnly ? 'native' : 'native + wasm'})`);

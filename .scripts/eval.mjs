@@ -4,8 +4,11 @@
 // Not the evaluator itself (wasm/src/train/evaluate.cpp) and not training (.scripts/train.mjs).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { loadLookback } from '../web/js/api/index.js';
+import * as text from './eval-text.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SPROUT = `${root}shared/models/sprout`;
@@ -30,6 +33,56 @@ export function checksums(dir) {
 
 const fmt = (x, d = 3) => (typeof x === 'number' ? x.toFixed(d) : String(x));
 
+// The card.md lines of what eval-text.mjs measured (absent from cards written before it existed).
+function textSummary(card) {
+  if (!card.handwritten) return [];
+  const row = (name, x) => `| ${name} | ${fmt(x.recall.top1)} (${x.recall.probes}) | ${fmt(x.pronoun.on_name)} / ${fmt(x.pronoun.on_other)}, right name above the other in ${fmt(x.pronoun.name_wins)} (${x.pronoun.probes}) | ${fmt(x.names.first_loss_nats)} -> ${fmt(x.names.second_loss_nats)} (${x.names.probes}) |`;
+  const g = card.generation, sm = card.heads.start_mark_by_position, tk = card.tokenizer;
+  const bucketRow = (what, buckets, head) => {
+    const [l, h] = head.split('.').map(Number);
+    return `| ${what} | ${buckets.map((b) => `${fmt(b.by_layer[l][h])} (${b.queries})`).join(' | ')} |`;
+  };
+  const best = sm.best_up_to_64.stories.head;
+  const tokRow = (what, t) => `| ${what} | ${fmt(t.handwritten.share_one_token)} / ${fmt(t.handwritten.tokens_per_word)} | ${fmt(t.stories260k_samples.share_one_token)} / ${fmt(t.stories260k_samples.tokens_per_word)} |`;
+  return [
+    '', '## Hand-written probes (plain English, kept out of training and of the tokenizer\'s data)', '',
+    `| set | object recall top-1 (probes) | pronoun head ${card.handwritten.final.pronoun.head}: weight on the right name / the other (probes) | made-up name loss, first -> second time, nats (probes) |`,
+    '|---|---|---|---|', row('development', card.handwritten.dev), row('final', card.handwritten.final),
+    '', '## Generation', '',
+    `${g.prompts} plain prompts, ${g.tokens_each} tokens each at temperature ${g.temperature}: ${g.samples_repeating_a_sentence} samples repeat a sentence verbatim; distinct 3-grams ${fmt(g.distinct_3gram_share)}. Greedy from "Once upon a time": longest repeated span ${g.greedy_longest_repeated_span_words} words.`,
+    '', ...g.samples.map((x) => `> ${x}\n`),
+    '', `## Start mark by query position (head ${best}, the best over positions 1-64 in stories; queries in brackets)`, '',
+    `| text | ${sm.stories.map((b) => b.positions).join(' | ')} |`, `|---|${sm.stories.map(() => '---|').join('')}`,
+    bucketRow('stories', sm.stories, best), bucketRow('random tokens', sm.random_tokens, best),
+    '', '## Tokenizer on text the project did not generate (share of words that are one token / tokens per word)', '',
+    '| tokenizer | hand-written probes | stories260K samples |', '|---|---|---|',
+    tokRow('this model', tk.unseen_text), ...(tk.before ? [tokRow(`before (${tk.before.revision})`, tk.before.unseen_text)] : []),
+  ];
+}
+
+// The README's model block (between the model-card markers): the card's acceptance and losses, and how it was trained.
+export function readmeBlock(card) {
+  const v = card.validation, t = card.training?.recipe;
+  const need = (a) => a.need.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  return [
+    '| criterion (from the card) | measured | needed | |', '|---|---|---|---|',
+    ...card.acceptance.map((a) => `| ${a.criterion} | ${fmt(a.value)} | ${need(a)} | ${a.pass ? 'met' : 'not met'} |`),
+    '', '| validation loss on held-out generated stories | nats/token | e^loss (choosing among N) |', '|---|---|---|',
+    `| Sprout | ${fmt(v.sprout.loss_nats)} | ${fmt(v.sprout.perplexity, 2)} |`,
+    ...(v.window ? [`| window model (last 8 tokens) | ${fmt(v.window.loss_nats)} | ${fmt(v.window.perplexity, 2)} |`] : []),
+    ...(t ? ['', `Trained by \`npm run train\`: ${t.steps} steps of ${t.batch} x 256 tokens (corpus seed ${t.corpus_seed}, ${t.train_stories} generated stories${t.samples ? `, ${t.samples.stories} sampled` : ''}).`] : []),
+  ].join('\n');
+}
+
+// Replaces the README's model block with readmeBlock(card).
+function syncReadme(card) {
+  const path = `${root}README.md`;
+  const readme = readFileSync(path, 'utf8');
+  const re = /(<!-- model-card:start -->\n)[\s\S]*?(<!-- model-card:end -->)/;
+  if (!re.test(readme)) fail('README.md has no model-card markers');
+  writeFileSync(path, readme.replace(re, (_, a, b) => `${a}${readmeBlock(card)}\n${b}`));
+}
+
 function summary(card) {
   const v = card.validation, r = card.probes.recall, n = card.probes.name, h = card.heads;
   const lines = [
@@ -48,11 +101,91 @@ function summary(card) {
     '', '## Heads (best three of each habit; even spread in brackets)', '',
     ...['previous_token', 'start_mark', 'four_or_more_back', 'induction', 'start_mark_on_random_tokens', 'previous_token_on_random_tokens', 'pronoun_to_name', 'pronoun_to_every_mention'].map((k) =>
       `- ${k.replaceAll('_', ' ')} (${fmt(h[k].even)}): ${h[k].best.map((b) => `${b.head} ${fmt(b.score)}`).join(', ')}`),
+    ...textSummary(card),
     '', '## Files', '', '| file | bytes | sha256 |', '|---|---|---|',
     ...Object.entries(card.files).map(([f, x]) => `| ${f} | ${x.bytes} | ${x.sha256} |`),
   ];
   return `${lines.join('\n')}\n`;
 }
+
+// `--before REV` also measures the tokenizer of the Sprout committed at git revision REV, for comparison.
+function options(argv) {
+  const i = argv.indexOf('--before');
+  if (i < 0) return { before: null, rest: argv };
+  if (!argv[i + 1]) fail('--before needs a git revision');
+  return { before: argv[i + 1], rest: [...argv.slice(0, i), ...argv.slice(i + 2)] };
+}
+
+// Lines of a tool's output file, written to a temporary folder.
+function toolLines(name, args) {
+  const dir = mkdtempSync(`${tmpdir()}/lookback-eval-`);
+  try {
+    const r = spawnSync(`${root}.build/native/lookback-${name}`, [...args, '--out', `${dir}/out.txt`], { encoding: 'utf8' });
+    if (r.status !== 0) fail(`lookback-${name} failed: ${r.stderr.trim()}`);
+    return readFileSync(`${dir}/out.txt`, 'utf8').split('\n').filter(Boolean);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// The Sprout bundle committed at a git revision, in a temporary folder (the caller removes it).
+function modelAt(rev) {
+  const dir = mkdtempSync(`${tmpdir()}/lookback-before-`);
+  for (const f of ['config.json', 'model.safetensors', 'tokenizer.json']) {
+    const r = spawnSync('git', ['show', `${rev}:shared/models/sprout/${f}`], { cwd: root, maxBuffer: 1 << 28 });
+    if (r.status !== 0) fail(`cannot read shared/models/sprout/${f} at ${rev}`);
+    writeFileSync(`${dir}/${f}`, r.stdout);
+  }
+  return dir;
+}
+
+const PROBES = `${root}shared/probes`;
+const probeTexts = (set) => [...set.recall, ...set.pronoun, ...set.names].map((p) => p.text.replace(/[[\]]/g, ''));
+
+// Measures Sprout on text it was not built around (see eval-text.mjs) and adds the criteria of that text.
+async function measureText(card, seed, before) {
+  const lb = await loadLookback();
+  const model = await lb.loadModel(SPROUT);
+  const dev = text.readProbes(`${PROBES}/handwritten-dev.json`);
+  const final = text.readProbes(`${PROBES}/handwritten-final.json`);
+  const pronounHead = card.heads.pronoun_to_name.best[0].head;
+  card.handwritten = { about: dev.about, dev: text.handwritten(model, dev, pronounHead), final: text.handwritten(model, final, pronounHead) };
+  console.log('eval: hand-written probes measured');
+  card.generation = text.generation(model);
+  console.log('eval: generation measured');
+  const stories = toolLines('corpus', ['--seed', String(seed), '--split', 'validation', '--stories', '200']);
+  const sampled = toolLines('sample', ['--model', `${root}shared/models/stories260K/stories260K.bin`,
+    '--tokenizer', `${root}shared/models/stories260K/tok512.bin`, '--stories', '200', '--seed', '1001']);
+  const inContext = (ids) => ids.length <= model.context;
+  card.heads.start_mark_by_position = {
+    stories: text.startMarkByPosition(model, stories.map((s) => model.encode(s)).filter(inContext)),
+    random_tokens: text.startMarkByPosition(model, text.randomSequences(model, 16, model.context, seed)),
+  };
+  const tokenizer = (m) => ({ handwritten: text.tokenizerStats(m, [...probeTexts(dev), ...probeTexts(final)]),
+    stories260k_samples: text.tokenizerStats(m, sampled) });
+  card.tokenizer = { unseen_text: tokenizer(model) };
+  if (before) {
+    const dir = modelAt(before);
+    const old = await lb.loadModel(dir);
+    card.tokenizer.before = { revision: before, unseen_text: tokenizer(old) };
+    old.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  model.dispose();
+  const f = card.handwritten.final;
+  const up64 = text.startMarkUpTo64(card.heads.start_mark_by_position.stories);
+  card.heads.start_mark_by_position.best_up_to_64 = { stories: up64, random_tokens: text.startMarkUpTo64(card.heads.start_mark_by_position.random_tokens) };
+  card.acceptance.push(
+    check('hand-written (final): object recall top-1', f.recall.top1, '>=', 0.8),
+    check(`hand-written (final): pronoun head ${f.pronoun.head}'s weight on the right name`, f.pronoun.on_name, '>=', 0.5),
+    check(`hand-written (final): pronoun head ${f.pronoun.head} weighs the right name above the other`, f.pronoun.name_wins, '>=', 0.8),
+    check('hand-written (final): made-up name, first minus second occurrence loss (nats)', f.names.drop_nats, '>=', 2),
+    check(`generation: samples repeating a sentence (of ${card.generation.prompts})`, card.generation.samples_repeating_a_sentence, '<=', 2),
+    check(`best start-mark head in stories, queries at positions 1-64 (${up64.head})`, up64.score, '>=', 0.5),
+  );
+}
+
+const check = (criterion, value, op, need) => ({ criterion, value, need: `${op} ${need}`, pass: op === '>=' ? value >= need : value <= need });
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const tool = `${root}.build/native/lookback-eval`;
@@ -61,12 +194,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const training = existsSync(`${SPROUT}/training.json`) ? JSON.parse(readFileSync(`${SPROUT}/training.json`, 'utf8')) : null;
   const seed = String(training?.recipe?.corpus_seed ?? 1);
   const args = ['--sprout', SPROUT, '--seed', seed, ...(existsSync(`${WINDOW}/model.safetensors`) ? ['--window', WINDOW] : [])];
-  const r = spawnSync(tool, [...args, ...process.argv.slice(2)], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const { before, rest } = options(process.argv.slice(2));
+  const r = spawnSync(tool, [...args, ...rest], { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0) fail(`lookback-eval failed: ${r.stderr.trim()}`);
   const card = { model: 'sprout', ...JSON.parse(r.stdout), training, files: checksums(SPROUT) };
+  await measureText(card, Number(seed), before);
   if (existsSync(`${WINDOW}/model.safetensors`)) card.window_files = checksums(WINDOW);
   writeFileSync(`${SPROUT}/card.json`, `${JSON.stringify(card, null, 2)}\n`);
   writeFileSync(`${SPROUT}/card.md`, summary(card));
+  syncReadme(card);
   console.log(summary(card));
   const failed = card.acceptance.filter((a) => !a.pass);
   console.log(failed.length ? `eval: ${failed.length} acceptance criteria not met` : 'eval: every acceptance criterion met');

@@ -41,20 +41,22 @@ function gzipped(file, stat) {
 
 const WEB = fileURLToPath(new URL('../web', import.meta.url));
 
-function resolvePath(urlPath) {
+function resolvePath(urlPath, root) {
   let clean;
   try {
     clean = decodeURIComponent(urlPath.split('?')[0]);
   } catch {
     return null;
   }
-  const file = normalize(join(WEB, clean));
-  return file === WEB || file.startsWith(WEB + sep) ? file : null;  // no escaping the folder
+  const file = normalize(join(root, clean));
+  return file === root || file.startsWith(root + sep) ? file : null;  // no escaping the folder
 }
 
-export function startServer({ port = 0, host = '127.0.0.1', csp = CSP } = {}) {
+// root: the folder served (default web/); cors: send Access-Control-Allow-Origin: * (an asset host that lets
+// pages on other origins load the widgets).
+export function startServer({ port = 0, host = '127.0.0.1', csp = CSP, root = WEB, cors = false } = {}) {
   const server = createServer((req, res) => {
-    let file = resolvePath(req.url || '/');
+    let file = resolvePath(req.url || '/', root);
     let stat;
     try {
       if (file && statSync(file).isDirectory()) file = join(file, 'index.html');
@@ -67,6 +69,7 @@ export function startServer({ port = 0, host = '127.0.0.1', csp = CSP } = {}) {
     const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache',
       vary: 'accept-encoding' };
     if (csp) headers['content-security-policy'] = csp;
+    if (cors) headers['access-control-allow-origin'] = '*';
     if (COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
       const body = gzipped(file, stat);
       res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': body.length }).end(body);

@@ -14,10 +14,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => `${root}.build/native/lookback-${name}`;
 const work = `${root}.build/train-run`;
 const data = `${work}/data`;
+const SAMPLER = `${root}shared/models/stories260K`;  // the llama2.c model the mixed-in stories are sampled from
 
 // Everything that decides the weights. Changing any value retrains from scratch (the stamp differs).
 export const RECIPE = {
   corpus_seed: 1, train_stories: 200000, validation_stories: 2000, vocab: 2048,
+  // Stories sampled from llama2.c's stories260K (shared/models/stories260K), one after every `every` generated
+  // training stories: plain TinyStories-like phrasing beside the generator's structure. The tokenizer counts them.
+  samples: { stories: 40000, seed: 7, temperature: 0.9, top_p: 0.95, every: 5 },
   sprout: { steps: 7600, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2, drill_share: 0.1 },
   window: { steps: 3000, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2, drill_share: 0.1 },
 };
@@ -80,6 +84,29 @@ function findDepfiles(dir, object) {
   return out;
 }
 
+// Writes `out`: the lines of `main`, with the next line of `extra` after every `every` of them (the rest of
+// `extra`, if any, at the end). Deterministic, so the mixed file depends only on its inputs.
+export function mixLines(main, extra, every, out) {
+  const a = readFileSync(main, 'utf8').split('\n').filter(Boolean);
+  const b = readFileSync(extra, 'utf8').split('\n').filter(Boolean);
+  const lines = [];
+  let j = 0;
+  a.forEach((line, i) => {
+    lines.push(line);
+    if ((i + 1) % every === 0 && j < b.length) lines.push(b[j++]);
+  });
+  lines.push(...b.slice(j));
+  writeFileSync(out, `${lines.join('\n')}\n`);
+  return { main: a.length, extra: b.length };
+}
+
+// sha256 over the bytes of the given files.
+function fileHash(...files) {
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(readFileSync(f));
+  return hash.digest('hex');
+}
+
 // Runs a stage unless its stamp file records the same recipe.
 function stage(name, recipe, fn) {
   const stamp = `${work}/${name}.done.json`;
@@ -115,7 +142,7 @@ function trainModel(kind, r, stampRecipe) {
   const minutes = (Date.now() - started) / 60000;
   const commit = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'unknown';
   writeFileSync(`${root}shared/models/${kind}/training.json`, `${JSON.stringify({
-    command: 'npm run train', source_commit: commit, recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, ...r },
+    command: 'npm run train', source_commit: commit, recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, samples: RECIPE.samples, ...r },
     // sha256 of the sources compiled into the corpus and tokenizer tools and into the trainer (weightSources)
     weight_sources: { corpus_and_tokenizer: stampRecipe.corpus.source, trainer: stampRecipe.source },
     trainer_args: args.filter((a) => a !== '--resume').map((a) => a.replace(root, '')),
@@ -126,12 +153,19 @@ function trainModel(kind, r, stampRecipe) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   mkdirSync(data, { recursive: true });
-  const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab, source: weightSources(['corpus', 'bpe']).sha256 };
+  const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab,
+    samples: RECIPE.samples, sampler: fileHash(`${SAMPLER}/stories260K.bin`, `${SAMPLER}/tok512.bin`),
+    source: weightSources(['corpus', 'bpe', 'sample']).sha256 };
   stage('data', corpus, () => {
     const seed = String(RECIPE.corpus_seed);
-    run(bin('corpus'), ['--seed', seed, '--split', 'train', '--stories', String(RECIPE.train_stories), '--out', `${data}/train.txt`]);
+    const sm = RECIPE.samples;
+    run(bin('sample'), ['--model', `${SAMPLER}/stories260K.bin`, '--tokenizer', `${SAMPLER}/tok512.bin`,
+      '--stories', String(sm.stories), '--seed', String(sm.seed), '--temperature', String(sm.temperature),
+      '--top-p', String(sm.top_p), '--threads', String(RECIPE.sprout.threads), '--out', `${data}/samples.txt`]);
+    run(bin('corpus'), ['--seed', seed, '--split', 'train', '--stories', String(RECIPE.train_stories), '--out', `${data}/generated.txt`]);
     run(bin('corpus'), ['--seed', seed, '--split', 'validation', '--stories', String(RECIPE.validation_stories), '--out', `${data}/validation.txt`]);
-    run(bin('bpe'), ['--train', `${data}/train.txt`, '--vocab', String(RECIPE.vocab), '--out', `${data}/tokenizer.json`]);
+    mixLines(`${data}/generated.txt`, `${data}/samples.txt`, sm.every, `${data}/train.txt`);
+    run(bin('bpe'), ['--train', `${data}/generated.txt`, '--also', `${data}/samples.txt`, '--vocab', String(RECIPE.vocab), '--out', `${data}/tokenizer.json`]);
     for (const split of ['train', 'validation']) {
       run(bin('bpe'), ['--tokenizer', `${data}/tokenizer.json`, '--encode-corpus', `${data}/${split}.txt`, '--out', `${data}/${split}.bin`]);
     }

@@ -1,11 +1,12 @@
 // The benchmark's backends. Each `setup*` loads one library once and returns { name, attention(c), gemm(c) };
-// those take a prepared case (inputs in both layouts, see run.mjs) and return { run, result }: `run()` is the
+// those take a prepared case (inputs in both layouts, see run.mjs) and return { run, result } (or null when
+// the backend has no such case: the resident-weight backends do only gemm): `run()` is the
 // timed call (copies in and out included, as a user would call it; may return a promise), `result()` gives the
 // last output as [H,T,D] (attention) or [M,N] (gemm) for the check. Single thread everywhere.
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 
-import { attentionModel, gemmModel } from './onnx-graphs.mjs';
+import { attentionModel, gemmConstModel, gemmModel } from './onnx-graphs.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -72,6 +73,45 @@ export async function setupOrt() {
       return { run, result: () => last, dispose: () => session.release() };
     },
   };
+}
+
+// ---- the same three libraries with the GEMM's B kept resident (made once per case, outside the timing) -------
+// onnxruntime-web: B as a graph initializer; tfjs: a tensor made once; lookback: lb.weight (packed once).
+export async function setupResident(libs) {
+  const { ort, tf, lb } = libs;
+  const opts = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
+  const backend = (name, info, gemm) => ({ name, info, attention: () => null, gemm });
+  return [
+    backend('ort-web-resident', { note: 'B as an initializer of the graph' }, async (c) => {
+      const { M, N, K } = c;
+      const session = await ort.InferenceSession.create(gemmConstModel(M, N, K, c.b), opts);
+      let last = null;
+      const run = async () => {
+        last = (await session.run({ a: new ort.Tensor('float32', c.a, [M, K]) })).c.data;
+      };
+      return { run, result: () => last, dispose: () => session.release() };
+    }),
+    backend('tfjs-resident', { note: 'B as a tensor made once' }, (c) => {
+      const { M, N, K } = c;
+      const b = tf.tensor2d(c.b, [K, N]);
+      let last = null;
+      const run = () => {
+        const out = tf.tidy(() => tf.matMul(tf.tensor2d(c.a, [M, K]), b));
+        last = out.dataSync();
+        out.dispose();
+      };
+      return { run, result: () => last, dispose: () => b.dispose() };
+    }),
+    backend('lookback-resident', { path: 'public JS API: lb.weight(b) once, then weight.gemm(a)' }, (c) => {
+      const { M, N, K } = c;
+      const w = lb.weight(c.b, { K, N });
+      let last = null;
+      const run = () => {
+        last = w.gemm(c.a, { M });
+      };
+      return { run, result: () => last, dispose: () => w.dispose() };
+    }),
+  ];
 }
 
 // ---- TensorFlow.js, WebAssembly backend (XNNPACK), SIMD build without threads ------------------------------

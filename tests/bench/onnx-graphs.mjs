@@ -1,5 +1,6 @@
 // ONNX graphs for the benchmark, built in code with onnx-proto (no model files): causal attention as
-// MatMul(Q, Kᵀ) · scale + mask -> Softmax -> MatMul(·, V) on [H,T,D] inputs, and a single MatMul.
+// MatMul(Q, Kᵀ) · scale + mask -> Softmax -> MatMul(·, V) on [H,T,D] inputs, and a single MatMul (B an input,
+// or a constant initializer).
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -52,6 +53,18 @@ export function gemmModel(M, N, K) {
     name: 'gemm',
     input: [valueInfo('a', [M, K]), valueInfo('b', [K, N])],
     output: [valueInfo('c', [M, N])],
+    node: [node('MatMul', ['a', 'b'], ['c'])],
+  });
+  return model(graph);
+}
+
+// C[M,N] = A[M,K] · B with B a constant of the graph (an initializer, resident in the session).
+export function gemmConstModel(M, N, K, b) {
+  const graph = onnx.GraphProto.create({
+    name: 'gemm_const',
+    input: [valueInfo('a', [M, K])],
+    output: [valueInfo('c', [M, N])],
+    initializer: [tensor('b', [K, N], b)],
     node: [node('MatMul', ['a', 'b'], ['c'])],
   });
   return model(graph);

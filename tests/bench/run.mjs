@@ -1,12 +1,16 @@
-// `npm run bench`: causal attention (T = 64, 256, 512; H = 6; D = 32, 64) and a QKV-shaped GEMM (M = T,
-// K = 192, 384, N = 3K) on lookback (public JS API, and its kernels alone), onnxruntime-web (wasm, 1 thread),
-// TensorFlow.js wasm (SIMD, 1 thread) and plain JS, against a measured WebAssembly SIMD128 peak; then the model
-// rows (model.mjs: a forward pass and a decoding step of Sprout and stories260K). Backends are
+// `npm run bench`: causal attention (T = 64, 256, 512; H = 6; D = 32, 64) and a QKV-shaped GEMM (M = 1, 8,
+// 64, 256, 512; K = 192, 384, N = 3K) on lookback (public JS API, and its kernels alone), onnxruntime-web (wasm, 1 thread),
+// TensorFlow.js wasm (SIMD, 1 thread) and plain JS, against a measured WebAssembly SIMD128 peak (the GEMM also with
+// B kept resident in each of the three libraries: backends.mjs setupResident); then the model
+// rows (model.mjs: a forward pass and a decoding step of Sprout and stories260K) and the model-level rows
+// against llama2.c's run.c in WebAssembly (decode.mjs: load, decode tok/s, prefill 128/256, for Sprout,
+// stories260K and random-weight stories15M/42M/110M shapes, in f32, f16 and q8 weights). Backends are
 // interleaved round by round (the order rotates) and medians reported, so machine load affects all alike.
 // Every output is checked against a float64 reference; a wrong backend makes the run fail (exit 1).
 // Prints one table per case and writes .build/bench/results.json. A benchmark, not a test.
 //
-// Options: --rounds N (15)  --min-sample-ms X (10: calls per sample are batched up to this)  --only attention|gemm|model
+// Options: --rounds N (15)  --min-sample-ms X (10: calls per sample are batched up to this)
+//          --only attention|gemm|model|decode  --decode-rounds N (3)  --no-decode
 //          --case attention:T:D | gemm:T:K (repeatable)  --backends a,b,...  --no-kernel  --json PATH
 //          --tolerance X (1e-4)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,8 +18,9 @@ import os from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { setupLookback, setupLookbackKernels, setupOrt, setupPlainJs, setupTfjs, thdToHtd } from './backends.mjs';
+import { setupLookback, setupLookbackKernels, setupOrt, setupPlainJs, setupResident, setupTfjs, thdToHtd } from './backends.mjs';
 import { buildKernelModule } from './build-kernels.mjs';
+import { benchDecode, printDecode } from './decode.mjs';
 import { benchModels, printModels } from './model.mjs';
 import { loadPeak, PEAK_ACCUMULATORS } from './peak.mjs';
 import { attentionRef, gemmRef, maxRelError } from './reference.mjs';
@@ -41,7 +46,7 @@ const TOLERANCE = Number(value('--tolerance', DEFAULT_TOLERANCE));
 const HEADS = 6;
 let cases = [];
 for (const T of [64, 256, 512]) for (const D of [32, 64]) cases.push({ kind: 'attention', T, H: HEADS, D });
-for (const K of [192, 384]) for (const T of [64, 256, 512]) cases.push({ kind: 'gemm', M: T, N: 3 * K, K });
+for (const K of [192, 384]) for (const T of [1, 8, 64, 256, 512]) cases.push({ kind: 'gemm', M: T, N: 3 * K, K });
 if (values('--case').length) {
   cases = values('--case').map((s) => {
     const [kind, a, b] = s.split(':');
@@ -50,6 +55,8 @@ if (values('--case').length) {
 }
 if (ONLY) cases = cases.filter((c) => c.kind === ONLY);
 const RUN_MODELS = (!ONLY || ONLY === 'model') && !values('--case').length;
+const RUN_DECODE = (!ONLY || ONLY === 'decode') && !flag('--no-decode');  // also with --case: kernel rows beside
+const DECODE_ROUNDS = Number(value('--decode-rounds', 3));
 
 // ---- helpers ----------------------------------------------------------------------------------------------
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').trim().split(/\s+/).slice(0, 3).map(Number);
@@ -180,6 +187,11 @@ async function main() {
     if (WANT && name !== 'ort-web' && !WANT.includes(name)) continue;  // ort stays: the ratios are against it
     backends.push(await setup());
   }
+  if (!WANT || WANT.some((w) => w.endsWith('-resident'))) {
+    const ort = await import('onnxruntime-web'), tf = await import('@tensorflow/tfjs-core');
+    const { loadLookback } = await import('../../web/js/api/index.js');
+    backends.push(...await setupResident({ ort, tf, lb: await loadLookback() }));
+  }
   for (const b of backends) console.log(`bench: ${b.name}: ${JSON.stringify(b.info)}`);
 
   const peakStart = await measurePeak();
@@ -196,6 +208,7 @@ async function main() {
     const entries = [];
     for (const b of backends) {
       const runner = await b[c.kind](pc);
+      if (!runner) continue;
       const reps = await warmAndCalibrate(runner.run);
       const err = maxRelError(runner.result(), pc.ref);
       const ok = err <= TOLERANCE;
@@ -222,6 +235,7 @@ async function main() {
   }
 
   const models = RUN_MODELS ? await benchModels({ rounds: ROUNDS }) : null;
+  const decode = RUN_DECODE ? await benchDecode({ rounds: DECODE_ROUNDS }) : null;
   const peakEnd = await measurePeak();
   const load1 = loadavg();
   console.log(`\nmedian ms: median over ${ROUNDS} interleaved rounds of wall-clock ms per call; cpu ms: the same in this process's CPU time;` +
@@ -230,12 +244,13 @@ async function main() {
     '\nlookback-kernel = the same kernels called on buffers already in the module\'s heap.');
   for (const c of results) printCase(c);
   if (models) printModels(models);
+  if (decode) printDecode(decode);
   const globalPeak = Math.max(peakStart.gflops, peakEnd.gflops, ...results.map((c) => c.peak.gflops));
   console.log(`\nbench: SIMD128 peak (${peakStart.accumulators} accumulators) at start ${peakStart.gflops.toFixed(1)}, at end ` +
     `${peakEnd.gflops.toFixed(1)}, highest ${globalPeak.toFixed(1)} GFLOP/s (by CPU time: ${Math.max(peakStart.cpu_gflops, peakEnd.cpu_gflops).toFixed(1)})`);
   console.log(`bench: load average at start ${load0.join(' ')}, at end ${load1.join(' ')} (1, 5, 15 min; ${os.cpus().length} cores)`);
 
-  const targets = [...evaluateTargets(results), ...(models?.targets ?? [])];
+  const targets = [...evaluateTargets(results), ...(models?.targets ?? []), ...(decode?.targets ?? [])];
   console.log('\ntargets (medians of wall time; % of peak against the peak loop run in the same rounds):');
   for (const t of targets) console.log(`  ${t.met ? 'MET    ' : 'MISSED '} ${t.name}: ${t.value.toFixed(2)}${t.unit} (target ${t.below ? '<=' : '>='} ${t.target}${t.unit}; by CPU time ${t.cpu_value.toFixed(2)}${t.unit})`);
 
@@ -268,6 +283,7 @@ async function main() {
       };
     }),
     models: models?.rows ?? null,
+    decode: decode?.rows ?? null,
     targets,
     failures,
   };
@@ -311,6 +327,14 @@ function evaluateTargets(results) {
       add(`gemm 512x384x1152, speed-up vs ort-web (${tag})`, g, (c, k) => ratio(c, name, k), 1.3, 'x');
     }
   }
+  // a weight kept resident (lb.weight) against the peers given theirs the same way, and attention T=64 at 2x
+  const g64 = find((c) => c.kind === 'gemm' && c.M === 64 && c.K === 384);
+  const vs = (peer, name) => (c, k) => entry(c, peer)[k] / entry(c, name)[k];
+  if (entry(g64, 'lookback-resident')) {
+    for (const [peer, target] of [['ort-web-resident', 1.3], ['tfjs-resident', 1.1], ['ort-web', 1.3]])
+      if (entry(g64, peer)) add(`gemm 64x384x1152 resident weight (lb.weight), speed-up vs ${peer}`, g64, vs(peer, 'lookback-resident'), target, 'x');
+  }
+  if (entry(a64, 'lookback')) add('attention T=64 H=6 D=64 through the API, speed-up vs ort-web (issue 21 target)', a64, (c, k) => ratio(c, 'lookback', k), 2, 'x');
   return out.map((t) => ({ ...t, met: t.value >= t.target }));
 }
 

@@ -6,7 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { ARTIFACTS, pngInfo } from './harness.mjs';
 
 export const TAGS = ['lookback-window', 'lookback-qkv-plane', 'lookback-quiz', 'lookback-scaling', 'lookback-mask-builder',
-  'lookback-cost', 'lookback-worked-example', 'lookback-review-cards'];
+  'lookback-cost', 'lookback-worked-example', 'lookback-review-cards', 'lookback-shuffle', 'lookback-code-walk',
+  'lookback-explorer', 'lookback-heads-grid', 'lookback-induction', 'lookback-habits'];
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -22,10 +22,16 @@ using namespace lookback::testing;
 
 namespace {
 
+// The checkpoint and every reference file (a folder holding only the model, as the project's own copy does, is
+// not the reference material).
 bool present() {
-  if (file_exists(stories260k_dir() + "/stories260K.bin")) return true;
-  MESSAGE("skipped: " << stories260k_dir() << " is absent (reference files beside the checkout)");
-  return false;
+  for (const char* f : {"stories260K.bin", "tok512.bin", "tokenizer_cases.txt", "lily_reference.txt", "lily_logits_all.f32"}) {
+    if (!file_exists(stories260k_dir() + "/" + f)) {
+      MESSAGE("skipped: " << stories260k_dir() << "/" << f << " is absent (reference files beside the checkout)");
+      return false;
+    }
+  }
+  return true;
 }
 
 LoadedModel load() {

@@ -10,21 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
+import { CONFIG, TOKENIZER } from './tiny-model.mjs';
 
 const lb = await loadLookback();
 
-const CONFIG = {
-  arch: 'test', dim: 24, n_layers: 2, n_heads: 4, n_kv_heads: 2, head_dim: 6, hidden_dim: 40, vocab_size: 258,
-  max_seq_len: 32, norm_eps: 1e-5, rope_theta: 10000, rope_layout: 'adjacent', qk_norm: true, mlp: 'swiglu',
-  tied_embeddings: false, bos_id: 0, eos_id: 1,
-};
-// the byte-level BPE with no merges: <s>, </s> and the 256 bytes
-const TOKENIZER = JSON.stringify({ type: 'byte-bpe', version: 1, vocab_size: 258, bos_id: 0, eos_id: 1, merges: [] });
 const weights = lb.randomWeights(CONFIG, { seed: 7 });
 const model = await lb.loadModel(weights, { config: CONFIG, tokenizer: TOKENIZER });
 
 const STORIES = fileURLToPath(new URL('../../../shared/models/stories260K/', import.meta.url));
-const haveStories = existsSync(join(STORIES, 'stories260K.bin'));
+// the checkpoint and its reference logits (a folder holding only the model is not the reference material)
+const haveStories = ['stories260K.bin', 'tok512.bin', 'lily_logits_all.f32'].every((f) => existsSync(join(STORIES, f)));
 const skipStories = haveStories ? false : `skipped: ${STORIES} is absent (reference files beside the checkout)`;
 
 // Results of the same model agree to float rounding (the cache may recompute a position through another path).

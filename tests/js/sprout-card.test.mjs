@@ -48,3 +48,24 @@ test('headScores in the JS API reproduces the card\'s scores on the same random 
     for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) < 2e-4, `${key} head ${i}: ${got[i]} vs card ${want[i]}`);
   }
 });
+
+test('the README\'s model block is the one npm run eval writes from the card', { skip }, async () => {
+  const { readmeBlock } = await import('../../.scripts/eval.mjs');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = readme.match(/<!-- model-card:start -->\n([\s\S]*?)\n<!-- model-card:end -->/);
+  assert.ok(block, 'README has the model-card markers');
+  assert.equal(block[1], readmeBlock(card));
+});
+
+test('the card\'s hand-written recall comes back from the shipped weights and the probe files', { skip: skip || (!card.handwritten && 'card predates the hand-written probes') }, async () => {
+  const { loadLookback } = await import('lookback');
+  const { handwritten, readProbes } = await import('../../.scripts/eval-text.mjs');
+  const lb = await loadLookback();
+  const m = await lb.loadModel('sprout');
+  const dev = readProbes(fileURLToPath(new URL('../../shared/probes/handwritten-dev.json', import.meta.url)));
+  const got = handwritten(m, dev, card.handwritten.dev.pronoun.head);
+  m.dispose();
+  assert.equal(got.recall.top1, card.handwritten.dev.recall.top1);
+  assert.ok(Math.abs(got.pronoun.on_name - card.handwritten.dev.pronoun.on_name) < 1e-4);
+  assert.ok(Math.abs(got.names.drop_nats - card.handwritten.dev.names.drop_nats) < 1e-3);
+});

@@ -20,13 +20,18 @@ async function main(): Promise<number> {
   // @ts-expect-error: texts is an array
   m.headScores('Mia');
   m.dispose();
+  const win = await lb.loadModel('window');
+  const p: number = win.next('Mia had a', { topK: 3 })[0].p + win.info.config.window;
+  // @ts-expect-error: a window model has no forward pass with attention
+  win.forward('Mia');
+  win.dispose();
   const run = await lb.train({ layers: 2, mlp: false }, { task: 'induction', steps: 100, onStep: (x) => x.loss });
   const e = run.evaluate();
   const trained = await run.run();
   const ind: number = e.induction[0] + e.previous[0] + e.task + trained.context + run.step(2)[0];
   // @ts-expect-error: no such task
   lb.train({}, { task: 'sorting' });
-  return ind +  out.length + b.length + c.length + w.emptyRows + lb.dot(q, q) + lb.simdWidth() + lb.heapBytes()
+  return ind + p + out.length + b.length + c.length + w.emptyRows + lb.dot(q, q) + lb.simdWidth() + lb.heapBytes()
     + lb.paddingMask(1, 2, 1).length + f.shape.T + best;
 }
 main();

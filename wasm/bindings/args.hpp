@@ -66,22 +66,29 @@ inline std::size_t elements(const char* fn, std::initializer_list<int> dims) {
 
 enum class Values { finite, finite_or_minus_inf, any };
 
-// Copies a Float32Array of exactly n floats, checking its values; `shape` describes n for messages.
-inline std::vector<float> floats(const char* fn, const char* name, const val& arr, std::size_t n,
-                                 const std::string& shape, Values rule = Values::finite) {
+// Copies a Float32Array of exactly n floats into v (resized to n, so a buffer kept between calls is reused),
+// checking its values; `shape` describes n for messages.
+inline void floats_into(std::vector<float>& v, const char* fn, const char* name, const val& arr, std::size_t n,
+                        const std::string& shape, Values rule = Values::finite) {
   if (!arr.instanceof(val::global("Float32Array")))
     fail(fn, ": ", name, " must be a Float32Array of ", shape, " = ", n, " floats");
   const std::size_t got = arr["length"].as<std::size_t>();
   if (got != n) fail(fn, ": ", name, " must hold ", shape, " = ", n, " floats (got ", got, ")");
-  std::vector<float> v(n);
+  v.resize(n);
   if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", arr);
-  if (rule == Values::any) return v;
+  if (rule == Values::any) return;
   for (std::size_t i = 0; i < n; ++i) {
     const float x = v[i];
     if (std::isfinite(x) || (rule == Values::finite_or_minus_inf && x == -INFINITY)) continue;
     fail(fn, ": ", name, "[", i, "] is ", std::isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity", "; expected ",
          rule == Values::finite ? "finite values" : "finite values or -Infinity");
   }
+}
+
+inline std::vector<float> floats(const char* fn, const char* name, const val& arr, std::size_t n,
+                                 const std::string& shape, Values rule = Values::finite) {
+  std::vector<float> v;
+  floats_into(v, fn, name, arr, n, shape, rule);
   return v;
 }
 

@@ -4,18 +4,11 @@
 #include <emscripten/bind.h>
 
 #include "args.hpp"
+#include "attention_args.hpp"
 #include "lookback/kernels.hpp"
 
 namespace lookback::bind {
 namespace {
-
-std::string dims(const char* a, int x, const char* b, int y, const char* c = nullptr, int z = 0) {
-  std::ostringstream s;
-  s << a << "*" << b << (c ? "*" : "") << (c ? c : "") << " (" << x << "*" << y;
-  if (c) s << "*" << z;
-  s << ")";
-  return s.str();
-}
 
 val scores_js(val q, val k, double T_, double S_, double H_, double D_, double scale_) {
   return guarded([&] {
@@ -83,25 +76,12 @@ val blend_js(val w, val v, double T_, double S_, double H_, double D_) {
 val attention_js(val q, val k, val v, val opts) {
   return guarded([&] {
     const char* fn = "attention";
-    AttentionShape a;
-    a.T = int_arg(fn, "T", opts["T"].as<double>(), 1);
-    a.S = int_arg(fn, "S", opts["S"].as<double>(), 1);
-    a.H = int_arg(fn, "heads", opts["heads"].as<double>(), 1, 1024);
-    a.Hkv = int_arg(fn, "kvHeads", opts["kvHeads"].as<double>(), 1, a.H);
-    if (a.H % a.Hkv) fail(fn, ": kvHeads (", a.Hkv, ") must divide heads (", a.H, ")");
-    a.D = int_arg(fn, "d", opts["d"].as<double>(), 1, 8192);
-    a.scale = num_arg(fn, "scale", opts["scale"].as<double>());
-    a.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>(), true);
-    a.causal = opts["causal"].as<bool>();
-    if (a.causal && a.S < a.T) fail(fn, ": causal attention needs S >= T (got S=", a.S, ", T=", a.T, ")");
-    auto qv = floats(fn, "q", q, elements(fn, {a.T, a.H, a.D}), dims("T", a.T, "heads", a.H, "d", a.D));
-    auto kv = floats(fn, "k", k, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
-    auto vv = floats(fn, "v", v, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
-    auto m = mask_arg(fn, opts["mask"], elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
+    const AttentionArgs x = attention_args(fn, q, k, v, opts);
+    const AttentionShape& a = x.shape;
     const bool want = opts["weights"].as<bool>();
     std::vector<float> out(elements(fn, {a.T, a.H, a.D})), w(want ? elements(fn, {a.H, a.T, a.S}) : 0);
-    const int empty = lookback::attention(qv.data(), kv.data(), vv.data(), out.data(), want ? w.data() : nullptr, a,
-                                          m.empty() ? nullptr : m.data());
+    const int empty = lookback::attention(x.q.data(), x.k.data(), x.v.data(), out.data(), want ? w.data() : nullptr,
+                                          a, x.mask.empty() ? nullptr : x.mask.data());
     val r = val::object();
     r.set("output", to_js(out));
     r.set("weights", want ? to_js(w) : val::null());

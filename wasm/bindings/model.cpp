@@ -10,25 +10,28 @@
 #include <memory>
 
 #include "args.hpp"
+#include "model_args.hpp"
+#include "tokenizer_js.hpp"
 #include "model/bundle.hpp"
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
 #include "model/generate.hpp"
 #include "model/head_scores.hpp"
+#include "model/llama2c.hpp"
 #include "model/safetensors.hpp"
 #include "model/sampler.hpp"
+#include "model/generation_stream.hpp"
+#include "model/hf_llama.hpp"
 #include "model/session.hpp"
 
 namespace lookback::bind {
 namespace {
 
-constexpr std::size_t kMaxFileBytes = std::size_t(1) << 30;  // 1 GiB
-constexpr std::size_t kMaxIds = std::size_t(1) << 22;
-
 // A loaded model and its one session (whose cache makes repeated calls on similar texts cheap).
 struct Entry {
   LoadedModel model;
   Session session;
+  std::unique_ptr<GenerationStream> stream;  // the generation being streamed, if any (one per model)
   explicit Entry(LoadedModel m) : model(std::move(m)), session(model.transformer) {}
 };
 
@@ -44,44 +47,7 @@ Entry& entry(const char* fn, double handle) {
   return *it->second;
 }
 
-std::vector<std::uint8_t> bytes_arg(const char* fn, const char* name, const val& arr) {
-  if (!arr.instanceof(val::global("Uint8Array"))) fail(fn, ": ", name, " must be a Uint8Array of the file's bytes");
-  const std::size_t n = arr["length"].as<std::size_t>();
-  if (n > kMaxFileBytes) fail(fn, ": ", name, " is ", n, " bytes; the limit is ", kMaxFileBytes);
-  std::vector<std::uint8_t> v(n);
-  if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", arr);
-  return v;
-}
-
-std::string string_arg(const char* fn, const char* name, const val& s) {
-  if (!s.isString()) fail(fn, ": ", name, " must be a string");
-  return s.as<std::string>();
-}
-
-// Token ids: an Array or typed array of integers in [0, vocab).
-std::vector<int> ids_arg(const char* fn, const val& arr, int vocab) {
-  if (!val::global("Array").call<bool>("isArray", arr) && !val::global("ArrayBuffer").call<bool>("isView", arr))
-    fail(fn, ": ids must be an array of token ids (Array or Int32Array)");
-  const std::size_t n = arr["length"].as<std::size_t>();
-  if (n > kMaxIds) fail(fn, ": ", n, " ids are more than the limit of ", kMaxIds);
-  std::vector<double> d(n);
-  if (n) val(emscripten::typed_memory_view(n, d.data())).call<void>("set", val::global("Float64Array").call<val>("from", arr));
-  std::vector<int> ids(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!(d[i] >= 0 && d[i] < vocab && d[i] == std::floor(d[i])))
-      fail(fn, ": ids[", i, "] is ", js_number(d[i]), "; token ids are integers in [0, ", vocab, ")");
-    ids[i] = int(d[i]);
-  }
-  return ids;
-}
-
 bool bool_opt(const val& o, const char* key) { return o[key].as<bool>(); }
-
-val ints_js(const std::vector<int>& v) {
-  return val::global("Int32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
-}
-
-val text_js(const std::string& s) { return val(valid_utf8(s)); }
 
 // The ids a call runs on: all of them when they fit, else an error naming the window option, or (with
 // window) the start mark and the last tokens.
@@ -104,6 +70,7 @@ val info_js(int handle, const Entry& e) {
   r.set("config", config_js(c));
   r.set("tokenizer", e.model.tokenizer->kind());
   r.set("parameters", double(parameter_count(c)));
+  r.set("weights", std::string(weight_format_name(e.model.transformer->matrices().format())));
   return r;
 }
 
@@ -115,32 +82,45 @@ val register_model(LoadedModel m) {
   return info_js(handle, *slot);
 }
 
-val load_bundle_js(val safetensors, val config_text, val tokenizer_text) {
+WeightFormat format_arg(const char* fn, const val& name) {
+  const std::string s = string_arg(fn, "weights", name);
+  if (s != "f32" && s != "f16" && s != "q8") fail(fn, ": weights must be 'f32', 'f16' or 'q8' (got '", s, "')");
+  return weight_format(s);
+}
+
+val load_bundle_js(val safetensors, val config_text, val tokenizer_text, val weights) {
   return guarded([&] {
     const char* fn = "loadModel";
+    const WeightFormat format = format_arg(fn, weights);
     const auto bytes = bytes_arg(fn, "the safetensors file", safetensors);
     const std::string config = string_arg(fn, "config.json", config_text);
     const std::string tokenizer = string_arg(fn, "tokenizer.json", tokenizer_text);
-    return register_model(load_bundle(bytes.data(), bytes.size(), config, tokenizer));
+    // a Hugging Face transformers folder (LlamaForCausalLM) uses the same three file names
+    return register_model(is_hf_config(config) ? load_hf_llama(bytes.data(), bytes.size(), config, tokenizer, format)
+                                               : load_bundle(bytes.data(), bytes.size(), config, tokenizer, format));
   });
 }
 
-val load_llama2c_js(val checkpoint, val tokenizer) {
+val load_llama2c_js(val checkpoint, val tokenizer, val weights) {
   return guarded([&] {
     const char* fn = "loadModel";
+    const WeightFormat format = format_arg(fn, weights);
     const auto bin = bytes_arg(fn, "the llama2.c checkpoint", checkpoint);
     const auto tok = bytes_arg(fn, "the tokenizer .bin", tokenizer);
-    return register_model(load_llama2c(bin.data(), bin.size(), tok.data(), tok.size()));
+    return register_model(load_llama2c(bin.data(), bin.size(), tok.data(), tok.size(), format));
   });
 }
 
-// Random weights for a config, as a safetensors file (for tests and demos).
-val random_weights_js(val config_text, double seed, bool f16) {
+// Random weights for a config, as a safetensors file or (llama2c) a llama2.c checkpoint (for tests, demos and
+// benchmarks).
+val random_weights_js(val config_text, double seed, bool f16, bool llama2c) {
   return guarded([&] {
     const char* fn = "randomWeights";
     const ModelConfig c = config_from_json(string_arg(fn, "config.json", config_text));
     const int s = int_arg(fn, "seed", seed, 0, 2147483647.0);
-    const std::vector<std::uint8_t> bytes = write_safetensors(random_weights(c, std::uint64_t(s)).named(), f16);
+    if (llama2c && f16) fail(fn, ": a llama2.c checkpoint holds float32 weights only (f16 applies to safetensors)");
+    const Weights w = random_weights(c, std::uint64_t(s));
+    const std::vector<std::uint8_t> bytes = llama2c ? write_llama2c(w) : write_safetensors(w.named(), f16);
     return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
   });
 }
@@ -155,25 +135,19 @@ val info_of_js(double handle) {
 
 val encode_js(double handle, val text, bool bos) {
   return guarded([&] {
-    const Entry& e = entry("encode", handle);
-    return ints_js(e.model.tokenizer->encode(string_arg("encode", "text", text), bos));
+    return encode_with(*entry("encode", handle).model.tokenizer, text, bos);
   });
 }
 
 val decode_js(double handle, val ids) {
   return guarded([&] {
-    const Entry& e = entry("decode", handle);
-    return text_js(e.model.tokenizer->decode(ids_arg("decode", ids, e.model.tokenizer->vocab_size())));
+    return decode_with(*entry("decode", handle).model.tokenizer, ids);
   });
 }
 
 val token_texts_js(double handle, val ids) {
   return guarded([&] {
-    const Entry& e = entry("tokens", handle);
-    val out = val::array();
-    for (int id : ids_arg("tokens", ids, e.model.tokenizer->vocab_size()))
-      out.call<void>("push", val(e.model.tokenizer->token_text(id)));
-    return out;
+    return token_texts_with(*entry("tokens", handle).model.tokenizer, ids);
   });
 }
 
@@ -236,16 +210,25 @@ val next_js(double handle, val ids_in, val opts) {
     const std::vector<int> ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), bool_opt(opts, "window"));
     if (ids.empty()) fail(fn, ": ids must hold at least one token");
     int k = 0;
-    val out = val::array();
-    for (const TokenProb& t : next_probs(fn, e, ids, opts, k)) {
-      val item = val::object();
-      item.set("id", t.id);
-      item.set("token", e.model.tokenizer->token_text(t.id));
-      item.set("p", t.p);
-      out.call<void>("push", item);
-    }
-    return out;
+    return token_probs_js(*e.model.tokenizer, next_probs(fn, e, ids, opts, k));
   });
+}
+
+// opts: { maxTokens, temperature, topP, seed, window, positions } -> the options, and the prompt in `ids`.
+GenerateOptions generate_options(const char* fn, Entry& e, const val& ids_in, const val& opts, std::vector<int>& ids) {
+  const ModelConfig& c = e.model.transformer->config();
+  GenerateOptions g;
+  g.window = bool_opt(opts, "window");
+  g.positions = bool_opt(opts, "positions");
+  ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), g.window);
+  if (ids.empty()) fail(fn, ": ids must hold at least one token");
+  g.max_tokens = int_arg(fn, "maxTokens", opts["maxTokens"].as<double>(), 0, 1 << 20);
+  g.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>());
+  if (g.temperature < 0) fail(fn, ": temperature must be >= 0 (0 = always the most probable token)");
+  g.top_p = num_arg(fn, "topP", opts["topP"].as<double>(), true);
+  if (g.top_p > 1) fail(fn, ": topP must be in (0, 1] (got ", g.top_p, ")");
+  g.seed = std::uint64_t(int_arg(fn, "seed", opts["seed"].as<double>(), 0, 4294967295.0));
+  return g;
 }
 
 // opts: { maxTokens, temperature, topP, seed, window, positions }.
@@ -253,23 +236,43 @@ val generate_js(double handle, val ids_in, val opts) {
   return guarded([&] {
     const char* fn = "generate";
     Entry& e = entry(fn, handle);
-    const ModelConfig& c = e.model.transformer->config();
-    GenerateOptions g;
-    g.window = bool_opt(opts, "window");
-    g.positions = bool_opt(opts, "positions");
-    const std::vector<int> ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), g.window);
-    if (ids.empty()) fail(fn, ": ids must hold at least one token");
-    g.max_tokens = int_arg(fn, "maxTokens", opts["maxTokens"].as<double>(), 0, 1 << 20);
-    g.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>());
-    if (g.temperature < 0) fail(fn, ": temperature must be >= 0 (0 = always the most probable token)");
-    g.top_p = num_arg(fn, "topP", opts["topP"].as<double>(), true);
-    if (g.top_p > 1) fail(fn, ": topP must be in (0, 1] (got ", g.top_p, ")");
-    g.seed = std::uint64_t(int_arg(fn, "seed", opts["seed"].as<double>(), 0, 4294967295.0));
+    std::vector<int> ids;
+    const GenerateOptions g = generate_options(fn, e, ids_in, opts, ids);
     const Generation out = generate(e.session, ids, g);
     val r = val::object();
     r.set("ids", ints_js(out.ids));
     r.set("text", text_js(e.model.tokenizer->decode(out.ids)));
     r.set("stop", out.stop);
+    return r;
+  });
+}
+
+// Starts a streamed generation (replacing the model's previous one); same opts as generate_js.
+val generate_start_js(double handle, val ids_in, val opts) {
+  return guarded([&] {
+    const char* fn = "generate";
+    Entry& e = entry(fn, handle);
+    std::vector<int> ids;
+    const GenerateOptions g = generate_options(fn, e, ids_in, opts, ids);
+    e.stream = std::make_unique<GenerationStream>(e.session, ids, g);
+    return val(true);
+  });
+}
+
+// Up to `count` more tokens of the streamed generation: { ids, text, stop } (stop "" while it runs). text is
+// the decoded text of all tokens so far (a token may end inside a UTF-8 character).
+val generate_step_js(double handle, double count) {
+  return guarded([&] {
+    const char* fn = "generate";
+    Entry& e = entry(fn, handle);
+    if (!e.stream) fail(fn, ": no generation was started on this model");
+    const int n = int_arg(fn, "count", count, 1, 1 << 20);
+    const std::vector<int> ids = e.stream->step(e.session, n);
+    val r = val::object();
+    r.set("ids", ints_js(ids));
+    r.set("text", text_js(e.model.tokenizer->decode(e.stream->ids())));
+    r.set("stop", e.stream->stop());
+    if (e.stream->done()) e.stream.reset();
     return r;
   });
 }
@@ -338,5 +341,7 @@ EMSCRIPTEN_BINDINGS(lookback_model) {
   emscripten::function("modelForward", &forward_js);
   emscripten::function("modelNext", &next_js);
   emscripten::function("modelGenerate", &generate_js);
+  emscripten::function("modelGenerateStart", &generate_start_js);
+  emscripten::function("modelGenerateStep", &generate_step_js);
   emscripten::function("modelHeadScores", &head_scores_js);
 }

@@ -1,14 +1,15 @@
 // lookback-bpe: trains the byte-level BPE tokenizer on a story file, encodes text, and turns a
 // story file into the token stream the trainer reads. It does not generate stories (lookback-corpus).
 //
-//   lookback-bpe --train train.txt --vocab 2048 --out tokenizer.json [--keep-invented]
+//   lookback-bpe --train train.txt [--also samples.txt] --vocab 2048 --out tokenizer.json [--keep-invented]
 //   lookback-bpe --tokenizer tokenizer.json --encode "Mia took her doll."
 //   lookback-bpe --tokenizer tokenizer.json --encode-corpus train.txt --out tokens.bin [--context 256]
 //
 // Story files hold one story per line. tokens.bin is uint16 little-endian ids, each story written
 // as <s> ... </s>; stories longer than --context tokens (marks included) are left out and counted.
 // Training leaves out chunks whose word is not in the corpus generator's lexicon (the invented
-// creature names), so those names stay split into pieces; --keep-invented counts every chunk.
+// creature names), so those names stay split into pieces; --keep-invented counts every chunk. Stories in the
+// --also file (text the generator did not write, such as sampled stories) count every chunk.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -27,7 +28,7 @@ namespace {
 using namespace lookback;
 
 struct Args {
-  std::string train, tokenizer, encode, encode_corpus, out;
+  std::string train, also, tokenizer, encode, encode_corpus, out;
   int vocab = 2048;
   int context = 256;
   bool keep_invented = false;
@@ -38,7 +39,7 @@ struct Args {
 [[noreturn]] void usage(const std::string& error) {
   std::ostream& out = error.empty() ? std::cout : std::cerr;
   if (!error.empty()) out << "lookback-bpe: " << error << "\n";
-  out << "usage: lookback-bpe --train FILE [--vocab 2048] --out tokenizer.json [--keep-invented]\n"
+  out << "usage: lookback-bpe --train FILE [--also FILE] [--vocab 2048] --out tokenizer.json [--keep-invented]\n"
             << "       lookback-bpe --tokenizer tokenizer.json --encode TEXT\n"
             << "       lookback-bpe --tokenizer tokenizer.json --encode-corpus FILE --out tokens.bin [--context 256]\n";
   std::exit(error.empty() ? 0 : 2);
@@ -55,6 +56,7 @@ Args parse(int argc, char** argv) {
     };
     try {
       if (k == "--train") a.train = value();
+      else if (k == "--also") a.also = value();
       else if (k == "--tokenizer") a.tokenizer = value();
       else if (k == "--encode") { a.encode = value(); a.has_encode = true; }
       else if (k == "--encode-corpus") a.encode_corpus = value();
@@ -123,6 +125,8 @@ int train(const Args& a) {
     return k;
   };
   for (std::string_view line : lines) count_chunks(line, counts, keep);
+  const std::string also = a.also.empty() ? std::string() : read_file(a.also);
+  for (std::string_view line : story_lines(also)) count_chunks(line, counts);
   const double count_s = seconds_since(t0);
   const auto t1 = std::chrono::steady_clock::now();
   BpeTrainOptions opt;

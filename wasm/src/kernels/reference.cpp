@@ -1,9 +1,11 @@
 // Scalar reference twins of every vectorised kernel: plain loops, float64 accumulation, no tricks.
 // They define what the fast kernels must compute; tests compare the two. Not meant to be fast.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "lookback/attention_row.hpp"
 #include "lookback/kernels.hpp"
 
 namespace lookback {
@@ -75,39 +77,46 @@ void blend_ref(const float* w, const float* v, float* out, int T, int S, int H, 
       }
 }
 
+// One row: the scores of the keys query t may see, softmax with the maximum subtracted, then the weighted sum.
+bool attention_row_ref(const float* q, const float* k, const float* v, const AttentionShape& a,
+                       const std::uint8_t* mask, int h, int t, AttentionRow& r) {
+  const int ldq = a.ldq ? a.ldq : a.H * a.D, ldk = a.ldk ? a.ldk : a.Hkv * a.D, ldv = a.ldv ? a.ldv : a.Hkv * a.D;
+  const int g = h / (a.H / a.Hkv), off = a.S - a.T;  // the key/value head this query head reads
+  const double ninf = -std::numeric_limits<double>::infinity();
+  r.score.assign(a.S, ninf);
+  r.e.assign(a.S, 0.0);
+  r.weight.assign(a.S, 0.0);
+  r.out.assign(a.D, 0.0);
+  r.max = ninf;
+  r.sum = 0;
+  for (int s = 0; s < a.S; ++s) {
+    const bool visible = (!a.causal || s <= t + off) && (!mask || mask[std::size_t(t) * a.S + s]);
+    if (!visible) continue;  // a hidden key keeps the score -inf
+    double dot = 0;
+    for (int d = 0; d < a.D; ++d) dot += double(q[std::size_t(t) * ldq + h * a.D + d]) * k[std::size_t(s) * ldk + g * a.D + d];
+    r.score[s] = dot * a.scale / a.temperature;
+    r.max = std::max(r.max, r.score[s]);
+  }
+  if (r.max == ninf) return false;  // nothing visible: weights and output stay 0
+  for (int s = 0; s < a.S; ++s) r.sum += r.e[s] = std::exp(r.score[s] - r.max);
+  for (int s = 0; s < a.S; ++s) r.weight[s] = r.e[s] / r.sum;
+  for (int d = 0; d < a.D; ++d)
+    for (int s = 0; s < a.S; ++s) r.out[d] += r.weight[s] * v[std::size_t(s) * ldv + g * a.D + d];
+  return true;
+}
+
 int attention_ref(const float* q, const float* k, const float* v, float* out, float* weights,
                   const AttentionShape& a, const std::uint8_t* mask) {
-  const int ldq = a.ldq ? a.ldq : a.H * a.D, ldk = a.ldk ? a.ldk : a.Hkv * a.D;
-  const int ldv = a.ldv ? a.ldv : a.Hkv * a.D, ldo = a.ldo ? a.ldo : a.H * a.D;
-  const int group = a.H / a.Hkv, off = a.S - a.T;
-  const double ninf = -std::numeric_limits<double>::infinity();
+  const int ldo = a.ldo ? a.ldo : a.H * a.D;
   int empty = 0;
-  std::vector<double> row(a.S);
-  for (int h = 0; h < a.H; ++h) {
-    const int g = h / group;
+  AttentionRow r;
+  for (int h = 0; h < a.H; ++h)
     for (int t = 0; t < a.T; ++t) {
-      double mx = ninf;
-      for (int s = 0; s < a.S; ++s) {
-        const bool visible = (!a.causal || s <= t + off) && (!mask || mask[std::size_t(t) * a.S + s]);
-        double acc = 0;
-        for (int d = 0; d < a.D; ++d) acc += double(q[std::size_t(t) * ldq + h * a.D + d]) * k[std::size_t(s) * ldk + g * a.D + d];
-        row[s] = visible ? acc * a.scale / a.temperature : ninf;
-        mx = std::max(mx, row[s]);
-      }
-      double sum = 0;
-      for (int s = 0; s < a.S; ++s) sum += row[s] = (mx == ninf) ? 0.0 : std::exp(row[s] - mx);
-      if (mx == ninf) ++empty;
-      for (int s = 0; s < a.S; ++s) {
-        row[s] = sum > 0 ? row[s] / sum : 0.0;
-        if (weights) weights[(std::size_t(h) * a.T + t) * a.S + s] = float(row[s]);
-      }
-      for (int d = 0; d < a.D; ++d) {
-        double acc = 0;
-        for (int s = 0; s < a.S; ++s) acc += row[s] * v[std::size_t(s) * ldv + g * a.D + d];
-        out[std::size_t(t) * ldo + h * a.D + d] = float(acc);
-      }
+      if (!attention_row_ref(q, k, v, a, mask, h, t, r)) ++empty;
+      if (weights)
+        for (int s = 0; s < a.S; ++s) weights[(std::size_t(h) * a.T + t) * a.S + s] = float(r.weight[s]);
+      for (int d = 0; d < a.D; ++d) out[std::size_t(t) * ldo + h * a.D + d] = float(r.out[d]);
     }
-  }
   return empty;
 }
 

@@ -20,20 +20,20 @@ void check_tokenizer_fits(const ModelConfig& c, const Tokenizer& t) {
 }
 
 LoadedModel load_bundle(const std::uint8_t* safetensors, std::size_t size, const std::string& config_json,
-                        const std::string& tokenizer_json) {
+                        const std::string& tokenizer_json, WeightFormat format) {
   const ModelConfig c = config_from_json(config_json);
   std::shared_ptr<const Tokenizer> tok = bpe_tokenizer_from_json(tokenizer_json);
   check_tokenizer_fits(c, *tok);
-  auto model = std::make_shared<const Transformer>(read_safetensors(c, safetensors, size));
+  auto model = std::make_shared<const Transformer>(read_safetensors(c, safetensors, size), format);
   return {std::move(model), std::move(tok)};
 }
 
 LoadedModel load_llama2c(const std::uint8_t* checkpoint, std::size_t size, const std::uint8_t* tokenizer,
-                         std::size_t tokenizer_size) {
+                         std::size_t tokenizer_size, WeightFormat format) {
   const ModelConfig c = llama2c_config(checkpoint, size);
   std::shared_ptr<const Tokenizer> tok = std::make_shared<SpTokenizer>(SpTokenizer::from_bin(tokenizer, tokenizer_size));
   check_tokenizer_fits(c, *tok);
-  auto model = std::make_shared<const Transformer>(read_llama2c(checkpoint, size));
+  auto model = std::make_shared<const Transformer>(read_llama2c(checkpoint, size), format);
   return {std::move(model), std::move(tok)};
 }
 

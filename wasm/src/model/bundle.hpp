@@ -18,10 +18,11 @@ struct LoadedModel {
   std::shared_ptr<const Tokenizer> tokenizer;
 };
 
+// format: how the matrices are stored for the products (see matrices.hpp).
 LoadedModel load_bundle(const std::uint8_t* safetensors, std::size_t size, const std::string& config_json,
-                        const std::string& tokenizer_json);
+                        const std::string& tokenizer_json, WeightFormat format = WeightFormat::f32);
 LoadedModel load_llama2c(const std::uint8_t* checkpoint, std::size_t size, const std::uint8_t* tokenizer,
-                         std::size_t tokenizer_size);
+                         std::size_t tokenizer_size, WeightFormat format = WeightFormat::f32);
 
 // ModelError when the tokenizer's vocabulary or marks differ from the config's.
 void check_tokenizer_fits(const ModelConfig& c, const Tokenizer& t);

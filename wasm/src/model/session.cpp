@@ -109,7 +109,7 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
   const int rows = o.all_logits ? T : 1, first = T - rows;
   grow(logits_, std::size_t(S) * V);
   rmsnorm(&x_[std::size_t(first) * C], w.final_norm(), xn_.data(), rows, C, c.norm_eps);
-  linear(xn_.data(), rows, C, w.classifier(), V, &logits_[std::size_t(start + first) * V], false);
+  apply(model_->matrices().classifier(), xn_.data(), rows, &logits_[std::size_t(start + first) * V], false);
   // the records now cover every position only if they did up to `start`
   if (o.all_logits && logits_rows_ == start) logits_rows_ = S;
   if (o.attention && attn_rows_ == start) attn_rows_ = S;
@@ -120,10 +120,11 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
 void Session::layer(int l, int T, int start, const StepOptions& o) {
   const ModelConfig& c = model_->config();
   const LayerView lw = model_->weights().layer(l);
+  const Matrices::Layer& m = model_->matrices().layer(l);
   const int C = c.dim, D = c.head_dim, H = c.n_heads, Hkv = c.n_kv_heads, HD = H * D, KD = kv_width_,
             QKV = HD + 2 * KD, S = start + T, L = c.n_layers;
   rmsnorm(x_.data(), lw.attention_norm, xn_.data(), T, C, c.norm_eps);
-  linear(xn_.data(), T, C, lw.wqkv, QKV, qkv_.data(), false);  // qkv: [T, H*D | Hkv*D | Hkv*D]
+  apply(m.wqkv, xn_.data(), T, qkv_.data(), false);  // qkv: [T, H*D | Hkv*D | Hkv*D]
   float* q = qkv_.data();
   float* k = q + HD;
   if (lw.q_norm)
@@ -150,26 +151,27 @@ void Session::layer(int l, int T, int start, const StepOptions& o) {
       for (int h = 0; h < H; ++h)
         std::memcpy(&attn_[tri_offset(start + t, L * H) + (std::size_t(l) * H + h) * (start + t + 1)],
                     &weights_[(std::size_t(h) * T + t) * S], sizeof(float) * (start + t + 1));
-  linear(att_.data(), T, HD, lw.wo, C, x_.data(), true);
+  apply(m.wo, att_.data(), T, x_.data(), true);
 }
 
 // x += mlp(norm(x)): SwiGLU w2(silu(w1 x) · w3 x) or GELU w2(gelu(w1 x)).
 void Session::mlp(int l, int T) {
   const ModelConfig& c = model_->config();
   const LayerView lw = model_->weights().layer(l);
+  const Matrices::Layer& m = model_->matrices().layer(l);
   const int C = c.dim, F = c.hidden_dim;
   rmsnorm(x_.data(), lw.ffn_norm, xn_.data(), T, C, c.norm_eps);
   if (c.mlp == Mlp::swiglu) {
-    linear(xn_.data(), T, C, lw.w13, 2 * F, hid_.data(), false);  // hid: [T, F | F]
+    apply(m.w13, xn_.data(), T, hid_.data(), false);  // hid: [T, F | F]
     for (int t = 0; t < T; ++t) {
       float* h = &hid_[std::size_t(t) * 2 * F];
       swiglu(h, h + F, h, F);
     }
-    linear(hid_.data(), T, F, lw.w2, C, x_.data(), true, 2 * F);
+    apply(m.w2, hid_.data(), T, x_.data(), true, 2 * F);
   } else {
-    linear(xn_.data(), T, C, lw.w13, F, hid_.data(), false);  // hid: [T, F]
+    apply(m.w13, xn_.data(), T, hid_.data(), false);  // hid: [T, F]
     gelu(hid_.data(), hid_.data(), T * F);
-    linear(hid_.data(), T, F, lw.w2, C, x_.data(), true);
+    apply(m.w2, hid_.data(), T, x_.data(), true);
   }
 }
 

@@ -1,4 +1,5 @@
-// Transformer construction: the finiteness check and the rotary table of the whole context.
+// Transformer construction: the finiteness check, the matrices in their format and the rotary table of the
+// whole context.
 // Not here: the forward pass (session.cpp).
 #include "model/transformer.hpp"
 
@@ -8,8 +9,15 @@
 
 namespace lookback {
 
-Transformer::Transformer(Weights w) : weights_(std::move(w)) {
-  weights_.check_finite();
+namespace {
+Weights checked(Weights w) {
+  w.check_finite();
+  return w;
+}
+}  // namespace
+
+Transformer::Transformer(Weights w, WeightFormat format)
+    : weights_(checked(std::move(w))), matrices_(weights_, format) {
   const ModelConfig& c = config();
   std::vector<int> positions(std::size_t(c.max_seq_len));
   std::iota(positions.begin(), positions.end(), 0);

@@ -254,7 +254,8 @@ json evaluate(const LoadedModel& m, const WindowModel* window, const EvalOptions
   acc.push_back(check("swap moves Sprout's prediction", card["probes"]["recall"]["swap_follows"], ">=", 0.9));
   acc.push_back(check("made-up name: first minus second occurrence loss (nats)", card["probes"]["name"]["drop_nats"], ">=", 2.0));
   acc.push_back(check("best previous-token head", top("previous_token"), ">=", 0.5));
-  acc.push_back(check("best start-mark head", top("start_mark"), ">=", 0.5));
+  // In stories the start-mark habit fades as the story grows: npm run eval checks it over queries 1-64 there.
+  acc.push_back(check("best start-mark head on random tokens", top("start_mark_on_random_tokens"), ">=", 0.9));
   acc.push_back(check("best induction head", top("induction"), ">=", 0.4));
   acc.push_back(check("best pronoun-to-name head", top("pronoun_to_name"), ">=", 0.5));
   card["acceptance"] = acc;

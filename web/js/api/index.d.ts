@@ -2,6 +2,10 @@
 // Shapes use the letters T (queries), S (keys), H (heads), D (head width).
 
 export interface LoadConfig {
+  /** the folder that holds build/ (loader and .wasm) and models/, i.e. a served copy of the package's web/
+   * (default: the web/ folder beside this file; in Node also a path). Relocates all three together: for bundled
+   * pages and CDNs. */
+  baseUrl?: string | URL;
   /** the module's .wasm bytes, if you have them already */
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** where to fetch the .wasm from (default: web/build/lookback-core.wasm beside the API) */
@@ -46,6 +50,27 @@ export interface AttentionResult {
   weights: Float32Array | null;
   emptyRows: number;
 }
+export interface AttentionRowOptions extends Omit<AttentionOptions, 'weights'> {
+  /** the query head (default 0) */
+  head?: number;
+  /** the query's row, 0 to T-1 */
+  query: number;
+}
+/** One row of the scalar reference attention (attention_row_ref), every intermediate in float64. */
+export interface AttentionRowResult {
+  /** [S] scale·q·k / temperature; -Infinity where the key is hidden */
+  score: Float64Array;
+  max: number;
+  /** [S] exp(score - max); 0 where hidden */
+  e: Float64Array;
+  sum: number;
+  /** [S] e / sum */
+  weight: Float64Array;
+  /** [D] the weighted sum of the values */
+  out: Float64Array;
+  /** false when the row sees no key (weights and output are then zero) */
+  sees: boolean;
+}
 export interface GemmOptions { M: number; N: number; K: number; transB?: boolean }
 
 export interface Lookback {
@@ -63,9 +88,14 @@ export interface Lookback {
   blend(weights: Floats, v: Floats, options: BlendOptions): Float32Array;
   /** multi-head attention on projected q [T,H,D], k and v [S,Hkv,D] */
   attention(q: Floats, k: Floats, v: Floats, options: AttentionOptions): AttentionResult;
+  /** one (head, query) row of the scalar reference attention with its scores, max, exponentials, sum,
+   * weights and output */
+  attentionRow(q: Floats, k: Floats, v: Floats, options: AttentionRowOptions): AttentionRowResult;
   /** C = A·B ([M,K]·[K,N]) or A·Bᵀ (B is [N,K]) */
   gemm(a: Floats, b: Floats, options: GemmOptions): Float32Array;
   dot(a: Floats, b: Floats): number;
+  /** a constant matrix kept in the module (packed once): b [K,N], or [N,K] with transB */
+  weight(b: Floats, options: { K: number; N: number; transB?: boolean }): Weight;
   /** bytes of WebAssembly memory (grows, never shrinks) */
   heapBytes(): number;
   /**
@@ -73,14 +103,28 @@ export interface Lookback {
    * (model.safetensors + config.json + tokenizer.json), a .safetensors file or a llama2.c .bin checkpoint,
    * or bytes. Corrupt, truncated or mismatched files reject with an Error saying what and where.
    */
+  loadModel(source: 'window', options?: LoadModelOptions): Promise<WindowModel>;
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<Model>;
-  /** a safetensors file of random weights for a config.json (text or object), for tests and demos */
-  randomWeights(config: string | ModelConfig, options?: { seed?: number; f16?: boolean }): Uint8Array;
+  /**
+   * a safetensors file (or, with format 'llama2c', a llama2.c checkpoint .bin) of random weights for a
+   * config.json (text or object), for tests, demos and benchmarks
+   */
+  randomWeights(config: string | ModelConfig, options?: { seed?: number; f16?: boolean; format?: 'safetensors' | 'llama2c' }): Uint8Array;
   /**
    * A live training run of a small Sprout-family model on a generated task, in the training module (loaded on
    * the first call). Step it with step(n), or run() it in chunks that yield to the event loop.
    */
   train(config?: TrainConfig, options?: TrainOptions): Promise<Training>;
+}
+
+/** A resident weight matrix (web/js/api/weight.js): gemm copies only a in and C out. */
+export interface Weight {
+  readonly K: number;
+  readonly N: number;
+  /** a [M,K] times the matrix -> [M,N] */
+  gemm(a: Floats, options: { M: number }): Float32Array;
+  /** frees the module's copy now (also freed when garbage-collected) */
+  dispose(): void;
 }
 
 // ---- live training (web/js/api/train.js) ----
@@ -202,7 +246,23 @@ export interface LoadModelOptions {
   tokenizer?: string | URL | Bytes | object;
   /** config.json for safetensors bytes or a lone .safetensors file: location, text or object */
   config?: string | URL | ModelConfig;
+  /**
+   * how the weight matrices are held for the products: 'f32' (default, as read), 'f16' (IEEE half, half the
+   * bytes) or 'q8' (blocks of 32 int8 with a scale each, about a quarter); chosen once at load
+   */
+  weights?: 'f32' | 'f16' | 'q8';
+  /** called as the files arrive: bytes loaded so far and their total (null until every file's size is known,
+   * or when it cannot be, e.g. a compressed response) */
+  onProgress?: (progress: { loaded: number; total: number | null }) => void;
+  /** stops the loading: the promise rejects with an AbortError (code LOOKBACK_ABORTED) */
+  signal?: AbortSignal;
 }
+
+/** The `code` of the Errors the API throws on purpose (Error.cause holds the underlying error, if any). */
+export type ErrorCode =
+  | 'LOOKBACK_BAD_ARGUMENT' | 'LOOKBACK_NOT_FOUND' | 'LOOKBACK_FETCH_FAILED' | 'LOOKBACK_CORE_MISSING'
+  | 'LOOKBACK_BAD_MODEL' | 'LOOKBACK_UNSUPPORTED_FORMAT' | 'LOOKBACK_ABORTED' | 'LOOKBACK_WORKER_FAILED';
+export interface LookbackError extends Error { code: ErrorCode; cause?: unknown }
 /** Token ids: a plain array or a typed array of integers in [0, V). */
 export type TokenIds = ArrayLike<number>;
 /** Text (encoded with the start mark first) or token ids. */
@@ -212,6 +272,8 @@ export interface ModelInfo {
   config: ModelConfig;
   tokenizer: 'byte-bpe' | 'llama2c';
   parameters: number;
+  /** the weight format chosen at load */
+  weights: 'f32' | 'f16' | 'q8';
 }
 export interface ForwardOptions {
   /** return every head's attention weights (default false) */
@@ -257,6 +319,12 @@ export interface GenerateResult {
   /** "end" (end mark), "max_tokens" or "context" (context full, no window) */
   stop: 'end' | 'max_tokens' | 'context';
 }
+export interface StreamOptions extends GenerateOptions {
+  /** stops the generation between two tokens (AbortError, code LOOKBACK_ABORTED) */
+  signal?: AbortSignal;
+}
+/** One streamed token: its id, its text, and the text of every token generated so far. */
+export interface StreamedToken { id: number; token: string; text: string }
 
 export interface HeadScoreOptions {
   /** random sequences repeated twice for the induction score (default 4; 0 = none) */
@@ -306,9 +374,37 @@ export interface Model {
   /** the topK most probable next tokens at a temperature */
   next(text: TextOrIds, options?: NextOptions): NextToken[];
   generate(prompt: TextOrIds, options?: GenerateOptions): GenerateResult;
+  /** the same tokens as generate(), one at a time (a macrotask between them); returns generate()'s result */
+  stream(prompt: TextOrIds, options?: StreamOptions): AsyncGenerator<StreamedToken, GenerateResult, undefined>;
   /** every head's measured habits over the texts (each within the context) and random repeats */
   headScores(texts: TextOrIds[], options?: HeadScoreOptions): HeadScores;
   /** frees the model now (otherwise when it is garbage-collected) */
+  dispose(): void;
+}
+
+/** config.json of the chapter's window model (web/js/api/window-model.js). */
+export interface WindowModelConfig {
+  arch: 'window';
+  /** how many tokens a prediction sees */
+  window: number;
+  embed_dim: number;
+  hidden_dim: number;
+  vocab_size: number;
+  bos_id: number;
+  eos_id: number;
+}
+
+/** The chapter's baseline: a bundle whose config.json says "arch": "window" (e.g. loadModel('window')). It sees
+ * only the last `window` tokens: their embeddings side by side, one hidden layer, a classifier. */
+export interface WindowModel {
+  readonly info: { config: WindowModelConfig; tokenizer: 'byte-bpe' | 'llama2c'; parameters: number };
+  /** the window: the most tokens a prediction looks at */
+  readonly context: number;
+  encode(text: string, options?: { bos?: boolean }): number[];
+  decode(ids: TokenIds): string;
+  tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string }[];
+  /** the topK most probable next tokens after a text of any length (only the last `window` tokens count) */
+  next(text: TextOrIds, options?: { topK?: number; temperature?: number }): NextToken[];
   dispose(): void;
 }
 

@@ -1,58 +1,98 @@
 // The lookback JS API: loads the WebAssembly core in Node or a browser page/module worker and exposes attention
 // functions on plain Float32Arrays. The only JS that touches the Emscripten module; callers never call .delete().
+// The package's browser entry: it imports nothing from Node (web/js/api/node.js is the Node entry).
 // Not here: the worker protocol (web/js/worker) or anything drawn (web/js/widgets).
+import { CODES, coded } from './errors.js';
+import { IN_NODE, readBytes } from './files.js';
 import { modelApi } from './model.js';
 import { trainApi } from './train.js';
 import { f32, options, REQUIRED, scaleFor, u8 } from './options.js';
+import { weightApi } from './weight.js';
 
-const IN_NODE = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined'
-  && typeof WorkerGlobalScope === 'undefined';
+const loaded = new Map();  // base URL -> the promise of its API, shared by later calls
 
-let loading = null;
-
-// Loads the module once per realm (later calls share it). `wasmBinary` (bytes) or `wasmUrl` override the
-// default location, the lookback-core.wasm beside this package's web/build/.
-export function loadLookback(config = {}) {
-  if (!loading || config.wasmBinary || config.wasmUrl) {
-    const p = instantiate(config).then(makeApi);
-    if (config.wasmBinary || config.wasmUrl) return p;
-    loading = p.catch((e) => {
-      loading = null;
-      throw e;
-    });
-  }
-  return loading;
+// The folder that holds build/ (loader and .wasm) and models/: web/ of this package, unless `baseUrl` says
+// where they are served from (a bundled page, a CDN).
+function webBase(baseUrl) {
+  if (baseUrl === undefined) return new URL('../../', import.meta.url);
+  const cwd = IN_NODE ? `file://${encodeURI(process.cwd().replace(/\\/g, '/')).replace(/^\/?/, '/')}/` : undefined;
+  const here = globalThis.document?.baseURI ?? globalThis.location?.href ?? cwd;
+  const url = baseUrl instanceof URL ? baseUrl : new URL(String(baseUrl), here);
+  return url.href.endsWith('/') ? url : new URL(`${url.href}/`);
 }
 
-// One of the two WebAssembly modules in web/build/: lookback-core (always) or lookback-train (on first training).
-async function instantiate({ wasmBinary, wasmUrl } = {}, name = 'lookback-core') {
-  const moduleUrl = new URL(`../../build/${name}.mjs`, import.meta.url);
-  const wasmLocation = wasmUrl ? new URL(wasmUrl, moduleUrl) : new URL(`../../build/${name}.wasm`, import.meta.url);
+// Loads the module once per realm and base URL (later calls share it). `baseUrl` relocates the loader, the
+// .wasm and the models together; `wasmBinary` (bytes) or `wasmUrl` override the .wasm alone.
+export function loadLookback(config = {}) {
+  const o = options('loadLookback', config, { baseUrl: undefined, wasmBinary: undefined, wasmUrl: undefined });
+  const base = webBase(o.baseUrl);
+  if (o.wasmBinary || o.wasmUrl) return instantiate(base, o).then((M) => makeApi(M, base));
+  if (!loaded.has(base.href)) {
+    loaded.set(base.href, instantiate(base, o).then((M) => makeApi(M, base)).catch((e) => {
+      loaded.delete(base.href);
+      throw e;
+    }));
+  }
+  return loaded.get(base.href);
+}
+
+// What to do when the core is missing depends on where this copy of the API lives.
+function missingCoreAdvice(url) {
+  if (url.protocol !== 'file:') return 'serve the folder that holds build/ beside the page, or pass { baseUrl } to loadLookback';
+  if (/\/node_modules\//.test(url.pathname)) return 'the installed package is incomplete: reinstall it (npm install lookback)';
+  return 'build it with `npm run build`';
+}
+
+// One of the two WebAssembly modules in build/: lookback-core (always) or lookback-train (on first training).
+async function instantiate(base, { wasmBinary, wasmUrl } = {}, name = 'lookback-core') {
+  const moduleUrl = new URL(`build/${name}.mjs`, base);
+  const wasmLocation = wasmUrl ? new URL(wasmUrl, moduleUrl) : new URL(`build/${name}.wasm`, base);
   let create;
   try {
-    ({ default: create } = await import(moduleUrl.href));
+    ({ default: create } = await import(/* @vite-ignore */ moduleUrl.href));
   } catch (e) {
-    throw new Error(`lookback: cannot load ${moduleUrl.href} (${e.message}); build it with \`npm run build\``);
+    throw coded(CODES.CORE_MISSING, `cannot load the WebAssembly core ${moduleUrl.href} (${e.message}); ${missingCoreAdvice(moduleUrl)}`, { cause: e });
   }
   const args = {};
   if (wasmBinary) {
     args.wasmBinary = wasmBinary;
   } else if (IN_NODE) {
-    const { readFile } = await import('node:fs/promises');
-    args.wasmBinary = await readFile(wasmLocation);
+    try {
+      args.wasmBinary = await readBytes(wasmLocation, { what: 'loadLookback' });
+    } catch (e) {
+      throw coded(CODES.CORE_MISSING, `${e.message}; ${missingCoreAdvice(wasmLocation)}`, { cause: e });
+    }
   } else {
     args.locateFile = (path) => (path.endsWith('.wasm') ? wasmLocation.href : new URL(path, moduleUrl).href);
   }
-  return create(args);
+  try {
+    return await create(args);
+  } catch (e) {
+    const what = wasmBinary ? 'the wasmBinary given' : wasmLocation.href;
+    throw coded(CODES.CORE_MISSING, `the WebAssembly core (${what}) did not start (${e.message}); ${missingCoreAdvice(wasmLocation)}`, { cause: e });
+  }
 }
 
 // Results of the bindings are either values or Error objects (returned, so that C++ cleans up); throw those.
 function checked(result) {
-  if (result instanceof Error) throw result;
+  if (result instanceof Error) throw Object.assign(result, { code: result.code ?? CODES.BAD_ARGUMENT });
   return result;
 }
 
-function makeApi(M) {
+// The options of an attention call (plus `extra` ones), with `shape`: what the bindings read for every such call.
+function attentionOptions(fn, opts, extra) {
+  const o = options(fn, opts, {
+    T: REQUIRED, S: undefined, heads: 1, kvHeads: undefined, d: REQUIRED, causal: false, mask: null,
+    scale: true, temperature: 1, ...extra,
+  });
+  o.shape = {
+    T: o.T, S: o.S ?? o.T, heads: o.heads, kvHeads: o.kvHeads ?? o.heads, d: o.d,
+    scale: scaleFor(fn, o.scale, o.d), temperature: o.temperature, causal: !!o.causal, mask: u8(o.mask),
+  };
+  return o;
+}
+
+function makeApi(M, base) {
   const api = {
     /** floats per SIMD vector in this build (4 in WebAssembly) */
     simdWidth: () => M.simdWidth(),
@@ -83,15 +123,15 @@ function makeApi(M) {
     },
 
     attention(q, k, v, opts) {
-      const o = options('attention', opts, {
-        T: REQUIRED, S: undefined, heads: 1, kvHeads: undefined, d: REQUIRED, causal: false, mask: null,
-        scale: true, temperature: 1, weights: true,
-      });
-      return checked(M.attention(f32(q), f32(k), f32(v), {
-        T: o.T, S: o.S ?? o.T, heads: o.heads, kvHeads: o.kvHeads ?? o.heads, d: o.d,
-        scale: scaleFor('attention', o.scale, o.d), temperature: o.temperature, causal: !!o.causal,
-        mask: u8(o.mask), weights: !!o.weights,
-      }));
+      const o = attentionOptions('attention', opts, { weights: true });
+      return checked(M.attention(f32(q), f32(k), f32(v), { ...o.shape, weights: !!o.weights }));
+    },
+
+    /** one (head, query) row of the scalar reference attention with every intermediate (float64): score
+     * (-Infinity where hidden), max, e = exp(score - max), sum, weight, out; sees = false if nothing is visible */
+    attentionRow(q, k, v, opts) {
+      const o = attentionOptions('attentionRow', opts, { head: 0, query: REQUIRED });
+      return checked(M.attentionRow(f32(q), f32(k), f32(v), { ...o.shape, head: o.head, query: o.query }));
     },
 
     gemm(a, b, opts) {
@@ -106,11 +146,12 @@ function makeApi(M) {
     /** bytes of WebAssembly memory in use by the heap (for leak checks) */
     heapBytes: () => M.HEAP8.length,
 
-    ...modelApi(M),
+    ...weightApi(M),
+    ...modelApi(M, base),
   };
   // the training module loads on the first lb.train call, once per realm
   let trainModule = null;
-  const loadTrain = () => (trainModule ??= instantiate({}, 'lookback-train').catch((e) => {
+  const loadTrain = () => (trainModule ??= instantiate(base, {}, 'lookback-train').catch((e) => {
     trainModule = null;
     throw e;
   }));

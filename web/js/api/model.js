@@ -1,93 +1,51 @@
-// The model half of the lookback JS API: loadModel(source) and the Model it returns (encode, decode, tokens,
-// forward, next, generate, window, dispose), over the handle-based bindings of wasm/bindings/model.cpp.
-// Finds files (a bundled model by name, a URL or path, or bytes), passes plain arrays in and out, and turns
-// the bindings' returned Error objects into throws. Not here: the attention functions (index.js), any
+// The model half of the lookback JS API: loadModel(source, { onProgress, signal }) and the Model it returns
+// (encode, decode, tokens, forward, next, generate, stream, window, headScores, dispose), over the handle-based
+// bindings of wasm/bindings/model.cpp (a window model's bundle gives the WindowModel of window-model.js instead).
+// Resolves sources (a bundled model by name under the API's base URL, a URL or path, or bytes), passes plain
+// arrays in and out, and turns the bindings' returned Error objects into throws with a `code`. Not here: reading files (files.js), the attention functions (index.js), any
 // computation (the WebAssembly core), the worker protocol (web/js/worker).
+import { abortError, CODES, coded, throwIfAborted } from './errors.js';
+import { exists, IN_NODE, locate, progressOver, readBytes } from './files.js';
+import { detectForeign } from './foreign.js';
 import { options } from './options.js';
-
-const IN_NODE = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined'
-  && typeof WorkerGlobalScope === 'undefined';
+import { checked as checkedWindow } from './loaded-model.js';
+import { WindowModel, isWindowConfig } from './window-model.js';
 
 const BUNDLE_FILES = { weights: 'model.safetensors', config: 'config.json', tokenizer: 'tokenizer.json' };
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
+// The bindings return their Errors (so that C++ cleans up): bad input, given a code here.
 function checked(result) {
-  if (result instanceof Error) throw result;
+  if (result instanceof Error) throw Object.assign(result, { code: result.code ?? CODES.BAD_ARGUMENT });
   return result;
 }
 
-// ---- finding and reading files -------------------------------------------------------------------------
+const badArgument = (message) => coded(CODES.BAD_ARGUMENT, message, { type: TypeError });
 
-// A URL for a string or URL: absolute URLs as they are; in Node a plain string is a file path.
-async function locate(where) {
-  if (where instanceof URL) return where;
-  if (typeof where !== 'string' || where === '') throw new TypeError('loadModel: a location must be a non-empty string or URL');
-  if (/^[a-z][a-z0-9+.-]*:/i.test(where) && !/^[a-z]:[\\/]/i.test(where)) return new URL(where);
-  if (IN_NODE) {
-    const { pathToFileURL } = await import('node:url');
-    const { resolve } = await import('node:path');
-    const { statSync } = await import('node:fs');
-    let dir = false;
-    try {
-      dir = statSync(where).isDirectory();
-    } catch { /* missing: reported when read */ }
-    return pathToFileURL(resolve(where) + (dir ? '/' : ''));
-  }
-  return new URL(where, globalThis.document?.baseURI ?? globalThis.location?.href);
-}
-
-async function readBytes(url) {
-  if (url.protocol === 'file:' && IN_NODE) {
-    const { readFile } = await import('node:fs/promises');
-    const { fileURLToPath } = await import('node:url');
-    try {
-      return new Uint8Array(await readFile(fileURLToPath(url)));
-    } catch (e) {
-      throw new Error(`loadModel: cannot read ${fileURLToPath(url)} (${e.code || e.message})`);
-    }
-  }
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (e) {
-    throw new Error(`loadModel: cannot fetch ${url.href} (${e.message})`);
-  }
-  if (!response.ok) throw new Error(`loadModel: cannot fetch ${url.href} (HTTP ${response.status})`);
-  return new Uint8Array(await response.arrayBuffer());
-}
-
-const readText = async (url) => new TextDecoder().decode(await readBytes(url));
-
-async function exists(url) {
-  if (url.protocol === 'file:' && IN_NODE) {
-    const { existsSync } = await import('node:fs');
-    const { fileURLToPath } = await import('node:url');
-    return existsSync(fileURLToPath(url));
-  }
-  return true;  // over the network, the first fetch says
-}
-
-// The folder of a bundled model: web/models/<name>/ (copied there by the build), else shared/models/<name>/.
-async function bundledFolder(name) {
-  const served = new URL(`../../models/${name}/`, import.meta.url);
+// The folder of a bundled model: models/<name>/ under the API's base (web/, where the build copies them),
+// else, in a source checkout, shared/models/<name>/.
+async function bundledFolder(name, base) {
+  const served = new URL(`models/${name}/`, base);
   if (!IN_NODE || (await exists(new URL(BUNDLE_FILES.config, served)))) return served;
-  const source = new URL(`../../../shared/models/${name}/`, import.meta.url);
+  const source = new URL(`../shared/models/${name}/`, base);
   if (await exists(new URL(BUNDLE_FILES.config, source))) return source;
-  throw new Error(`loadModel: no bundled model named "${name}" (looked in web/models/${name}/ and shared/models/${name}/)`);
+  throw coded(CODES.NOT_FOUND, `loadModel: no bundled model named "${name}" (looked in ${served.pathname} and ${source.pathname})`);
 }
 
 function asBytes(x, what) {
   if (x instanceof Uint8Array) return x;
   if (x instanceof ArrayBuffer) return new Uint8Array(x);
   if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
-  throw new TypeError(`loadModel: ${what} must be bytes (Uint8Array or ArrayBuffer)`);
+  throw badArgument(`loadModel: ${what} must be bytes (Uint8Array or ArrayBuffer)`);
 }
+
+const decodeText = (bytes) => new TextDecoder().decode(bytes);
 
 function asJsonText(x, what) {
   if (typeof x === 'string') return x;
   if (x instanceof Uint8Array || x instanceof ArrayBuffer) return new TextDecoder().decode(x);
   if (x && typeof x === 'object') return JSON.stringify(x);
-  throw new TypeError(`loadModel: ${what} must be JSON text, bytes or an object`);
+  throw badArgument(`loadModel: ${what} must be JSON text, bytes or an object`);
 }
 
 // safetensors files start with an 8-byte header length and then '{'.
@@ -97,50 +55,56 @@ function looksLikeSafetensors(bytes) {
 
 // Any source -> the files a binding needs: { kind: 'bundle', weights, config, tokenizer } or
 // { kind: 'llama2c', checkpoint, tokenizer }.
-async function resolveSource(source, opts) {
+async function resolveSource(source, opts, base) {
+  const { signal } = opts;
+  const read = (url, track) => readBytes(url, { signal, onChunk: track?.(url.href) });
   const extra = async (value, what, reader) => {
     if (value === undefined) return undefined;
     const isJson = typeof value === 'string' && value.trimStart().startsWith('{');
-    return (typeof value === 'string' && !isJson) || value instanceof URL ? reader(await locate(value)) : value;
+    return (typeof value === 'string' && !isJson) || value instanceof URL ? reader(await locate(value, what)) : value;
   };
-  let tokenizer = await extra(opts.tokenizer, 'tokenizer', readBytes);
-  const config = await extra(opts.config, 'config', readText);
+  let tokenizer = await extra(opts.tokenizer, 'tokenizer', (u) => read(u));
+  const config = await extra(opts.config, 'config', async (u) => decodeText(await read(u)));
   if (source && typeof source === 'object' && !(source instanceof URL) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
     if (source.checkpoint) return { kind: 'llama2c', checkpoint: asBytes(source.checkpoint, 'checkpoint'), tokenizer: asBytes(source.tokenizer ?? tokenizer, 'tokenizer') };
     if (source.weights) return { kind: 'bundle', weights: asBytes(source.weights, 'weights'), config: asJsonText(source.config ?? config, 'config'), tokenizer: asJsonText(source.tokenizer ?? tokenizer, 'tokenizer') };
-    throw new TypeError('loadModel: an object source needs { weights, config, tokenizer } or { checkpoint, tokenizer }');
+    throw badArgument('loadModel: an object source needs { weights, config, tokenizer } or { checkpoint, tokenizer }');
   }
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     const bytes = asBytes(source, 'the model');
-    if (tokenizer === undefined) throw new TypeError('loadModel: with model bytes, pass { tokenizer } too (and { config } for safetensors)');
+    if (tokenizer === undefined) throw badArgument('loadModel: with model bytes, pass { tokenizer } too (and { config } for safetensors)');
     if (looksLikeSafetensors(bytes)) {
-      if (config === undefined) throw new TypeError('loadModel: safetensors bytes need { config } (config.json) too');
+      if (config === undefined) throw badArgument('loadModel: safetensors bytes need { config } (config.json) too');
       return { kind: 'bundle', weights: bytes, config: asJsonText(config, 'config'), tokenizer: asJsonText(tokenizer, 'tokenizer') };
     }
     return { kind: 'llama2c', checkpoint: bytes, tokenizer: asBytes(tokenizer, 'tokenizer') };
   }
   const isName = typeof source === 'string' && NAME.test(source) && !/\.(bin|safetensors)$/i.test(source);
-  const url = isName ? await bundledFolder(source) : await locate(source);
+  const url = isName ? await bundledFolder(source, base) : await locate(source, 'the model');
   if (/\.bin$/i.test(url.pathname)) {
     if (tokenizer === undefined) {
       const beside = new URL('tokenizer.bin', url);
       if (!IN_NODE || !(await exists(beside))) {
-        throw new TypeError('loadModel: a llama2.c checkpoint needs its tokenizer: pass { tokenizer } (the tokenizer .bin)');
+        throw badArgument('loadModel: a llama2.c checkpoint needs its tokenizer: pass { tokenizer } (the tokenizer .bin)');
       }
-      tokenizer = await readBytes(beside);
+      tokenizer = await read(beside);
     }
-    return { kind: 'llama2c', checkpoint: await readBytes(url), tokenizer: asBytes(tokenizer, 'tokenizer') };
+    const track = progressOver(1, opts.onProgress);
+    return { kind: 'llama2c', checkpoint: await read(url, track), tokenizer: asBytes(tokenizer, 'tokenizer') };
   }
   // a .safetensors file (config.json and tokenizer.json beside it), else a bundle folder
   const lone = /\.safetensors$/i.test(url.pathname);
   const folder = lone ? new URL('./', url) : url.pathname.endsWith('/') ? url : new URL(`${url.href}/`);
   const weightsUrl = lone ? url : new URL(BUNDLE_FILES.weights, folder);
   // read together, but report the first failure in file order (weights, config, tokenizer), whichever fails first
+  const track = progressOver(1 + (config === undefined) + (tokenizer === undefined), opts.onProgress);
+  const text = async (url) => decodeText(await read(url, track));
   const settled = await Promise.allSettled([
-    readBytes(weightsUrl),
-    config !== undefined ? asJsonText(config, 'config') : readText(new URL(BUNDLE_FILES.config, folder)),
-    tokenizer !== undefined ? asJsonText(tokenizer, 'tokenizer') : readText(new URL(BUNDLE_FILES.tokenizer, folder)),
+    read(weightsUrl, track),
+    config !== undefined ? asJsonText(config, 'config') : text(new URL(BUNDLE_FILES.config, folder)),
+    tokenizer !== undefined ? asJsonText(tokenizer, 'tokenizer') : text(new URL(BUNDLE_FILES.tokenizer, folder)),
   ]);
+  throwIfAborted(signal, 'loadModel');
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   const [weights, configText, tokText] = settled.map((r) => r.value);
@@ -161,7 +125,7 @@ class Model {
   constructor(M, info) {
     this.#M = M;
     this.#handle = info.handle;
-    this.#info = { config: info.config, tokenizer: info.tokenizer, parameters: info.parameters };
+    this.#info = { config: info.config, tokenizer: info.tokenizer, parameters: info.parameters, weights: info.weights };
     finalizer?.register(this, { M, handle: info.handle }, this);
   }
 
@@ -175,7 +139,7 @@ class Model {
     return input;
   }
 
-  /** config.json fields, tokenizer kind ("byte-bpe" | "llama2c") and parameter count */
+  /** config.json fields, tokenizer kind ("byte-bpe" | "llama2c"), parameter count, weight format */
   get info() {
     return { ...this.#info, config: { ...this.#info.config } };
   }
@@ -187,7 +151,7 @@ class Model {
 
   encode(text, opts) {
     const o = options('encode', opts, { bos: true });
-    if (typeof text !== 'string') throw new TypeError('encode: text must be a string');
+    if (typeof text !== 'string') throw badArgument('encode: text must be a string');
     return Array.from(checked(this.#M.modelEncode(this.#live('encode'), text, !!o.bos)));
   }
 
@@ -231,13 +195,38 @@ class Model {
     return { ...r, ids: Array.from(r.ids) };
   }
 
+  /** the same generation as generate(), one token at a time: an async iterator of { id, token, text } (text:
+   * everything generated so far) whose return value is generate()'s { ids, text, stop }. It waits a macrotask
+   * between tokens, so a page stays responsive and `signal` (an AbortSignal) can stop it (AbortError, code
+   * LOOKBACK_ABORTED); leaving the loop early (break) stops it too. */
+  async* stream(prompt, opts) {
+    const { signal, ...rest } = opts ?? {};
+    const o = options('stream', rest, { maxTokens: 64, temperature: 0.8, topP: 0.95, seed: 1, window: false, positions: true });
+    const handle = this.#live('stream');
+    checked(this.#M.modelGenerateStart(handle, this.#ids('stream', prompt), {
+      maxTokens: o.maxTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, window: !!o.window,
+      positions: !!o.positions,
+    }));
+    const ids = [];
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (signal?.aborted) throw abortError(signal, 'generate');
+      const r = checked(this.#M.modelGenerateStep(this.#live('stream'), 1));
+      for (const id of r.ids) {
+        ids.push(id);
+        yield { id, token: checked(this.#M.modelTokens(handle, [id]))[0], text: r.text };
+      }
+      if (r.stop) return { ids, text: r.text, stop: r.stop };
+    }
+  }
+
   /** measured habits of every head: weight on the previous token, the start mark and 4+ back over the
    * texts, the induction score over random sequences repeated twice, and the weights on the start mark and on
    * the previous token while reading such a sequence the first time; each beside an even spread's */
   headScores(texts, opts) {
     const half = Math.floor((this.context - 1) / 2);
     const o = options('headScores', opts, { repeats: 4, repeatLength: Math.min(50, half), seed: 1, best: 3 });
-    if (!Array.isArray(texts)) throw new TypeError('headScores: texts must be an array of texts or id arrays');
+    if (!Array.isArray(texts)) throw badArgument('headScores: texts must be an array of texts or id arrays');
     const ids = texts.map((t) => this.#ids('headScores', t));
     const r = checked(this.#M.modelHeadScores(this.#live('headScores'), ids, {
       repeats: o.repeats, repeatLength: o.repeatLength, seed: o.seed,
@@ -267,22 +256,36 @@ class Model {
 }
 
 // The model functions added to the API object of one loaded module M.
-export function modelApi(M) {
+export function modelApi(M, base) {
   return {
     /** a model by bundled name ("sprout"), URL or path (bundle folder, .safetensors, llama2.c .bin), or bytes */
     async loadModel(source, opts) {
-      const o = options('loadModel', opts, { tokenizer: undefined, config: undefined });
-      const files = await resolveSource(source, o);
+      const o = options('loadModel', opts, { tokenizer: undefined, config: undefined, weights: 'f32', onProgress: undefined, signal: undefined });
+      if (!['f32', 'f16', 'q8'].includes(o.weights)) {
+        throw badArgument(`loadModel: weights must be 'f32', 'f16' or 'q8' (got ${JSON.stringify(o.weights)})`);
+      }
+      if (o.onProgress !== undefined && typeof o.onProgress !== 'function') throw badArgument('loadModel: onProgress must be a function');
+      if (o.signal !== undefined && typeof o.signal?.aborted !== 'boolean') throw badArgument('loadModel: signal must be an AbortSignal');
+      const files = await resolveSource(source, o, base);
+      throwIfAborted(o.signal, 'loadModel');
+      if (files.kind === 'bundle' && isWindowConfig(files.config)) {
+        return new WindowModel(M, checkedWindow(M.windowLoad(files.weights, files.config, files.tokenizer)));
+      }
+      if (files.kind === 'bundle') detectForeign(files.config, files.tokenizer);
       const info = files.kind === 'bundle'
-        ? M.modelLoadBundle(files.weights, files.config, files.tokenizer)
-        : M.modelLoadLlama2c(files.checkpoint, files.tokenizer);
-      return new Model(M, checked(info));
+        ? M.modelLoadBundle(files.weights, files.config, files.tokenizer, o.weights)
+        : M.modelLoadLlama2c(files.checkpoint, files.tokenizer, o.weights);
+      if (info instanceof Error) throw coded(CODES.BAD_MODEL, info.message, { cause: info });
+      return new Model(M, info);
     },
 
-    /** a safetensors file of random weights for a config (for tests and demos) */
+    /** a safetensors file (or, with format 'llama2c', a llama2.c checkpoint) of random weights for a config */
     randomWeights(config, opts) {
-      const o = options('randomWeights', opts, { seed: 1, f16: false });
-      return checked(M.modelRandomWeights(asJsonText(config, 'config'), o.seed, !!o.f16));
+      const o = options('randomWeights', opts, { seed: 1, f16: false, format: 'safetensors' });
+      if (o.format !== 'safetensors' && o.format !== 'llama2c') {
+        throw new TypeError(`randomWeights: format must be 'safetensors' or 'llama2c' (got ${JSON.stringify(o.format)})`);
+      }
+      return checked(M.modelRandomWeights(asJsonText(config, 'config'), o.seed, !!o.f16, o.format === 'llama2c'));
     },
   };
 }

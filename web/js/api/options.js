@@ -1,19 +1,23 @@
 // Option handling for the JS API: defaults, unknown-key detection and array conversion, with errors that
-// name the function and the option. Not validation of shapes or values: the WebAssembly bindings do that.
+// name the function and the option (TypeErrors with code LOOKBACK_BAD_ARGUMENT). Not validation of shapes or
+// values: the WebAssembly bindings do that.
+import { CODES, coded } from './errors.js';
+
+const bad = (message) => coded(CODES.BAD_ARGUMENT, message, { type: TypeError });
 
 export function options(fn, given, defaults) {
   if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
-    throw new TypeError(`${fn}: options must be an object`);
+    throw bad(`${fn}: options must be an object`);
   }
   const out = { ...defaults };
   for (const [key, value] of Object.entries(given || {})) {
     if (!(key in defaults)) {
-      throw new TypeError(`${fn}: unknown option "${key}" (known: ${Object.keys(defaults).join(', ')})`);
+      throw bad(`${fn}: unknown option "${key}" (known: ${Object.keys(defaults).join(', ')})`);
     }
     if (value !== undefined) out[key] = value;
   }
   for (const [key, value] of Object.entries(out)) {
-    if (value === REQUIRED) throw new TypeError(`${fn}: option "${key}" is required`);
+    if (value === REQUIRED) throw bad(`${fn}: option "${key}" is required`);
   }
   return out;
 }
@@ -36,5 +40,5 @@ export function scaleFor(fn, scale, d) {
   if (scale === true) return 1 / Math.sqrt(d);
   if (scale === false) return 1;
   if (typeof scale === 'number') return scale;
-  throw new TypeError(`${fn}: scale must be true (1/sqrt(d)), false (1) or a number`);
+  throw bad(`${fn}: scale must be true (1/sqrt(d)), false (1) or a number`);
 }

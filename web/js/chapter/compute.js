@@ -1,20 +1,33 @@
 // The controller that answers widgets' `lookback-compute` events through one worker. Widgets never import
 // the API or the worker; they dispatch the event (see web/js/widgets/compute-event.js) and this replies.
-// Installed once per document by the chapter page and by the embedding script.
+// Model ops (model, modelInfo, modelCard, useModel) go to the page's model registry (models.js), which loads
+// each model once and holds the current model every model widget computes with. Installed once per document
+// by the chapter page and by the embedding script.
 import { ComputeClient } from '../worker/client.js';
+import { ModelRegistry } from './models.js';
 
 const INSTALLED = Symbol.for('lookback.computeController');
 
 export function installComputeController(doc = document, workerUrl) {
   if (doc[INSTALLED]) return doc[INSTALLED];
   const client = new ComputeClient(workerUrl);
+  const models = new ModelRegistry(client, doc);
+  const modelOps = models.ops();
   doc.addEventListener('lookback-compute', (event) => {
-    const { op, args, key, reply } = event.detail || {};
+    const { op, args = [], key, reply, progress } = event.detail || {};
     if (typeof reply !== 'function') return;
     event.stopPropagation();
     event.detail.claimed = true;
-    client.request(op, args, { key }).then((r) => reply(null, r), (e) => reply(e));
+    const onProgress = typeof progress === 'function' ? progress : undefined;
+    let answer;
+    try {
+      answer = Object.hasOwn(modelOps, op) ? modelOps[op](key, ...args) : client.request(op, args, { key, onProgress });
+    } catch (err) {
+      answer = Promise.reject(err);
+    }
+    answer.then((r) => reply(null, r), (e) => reply(e));
   });
+  client.models = models;
   doc[INSTALLED] = client;
   return client;
 }

@@ -50,6 +50,7 @@ export function trackContents(doc = document) {
     // of the page, every section whose end is on screen counts
     const atEnd = scrollY + innerHeight >= doc.documentElement.scrollHeight - 4;
     for (const s of atEnd ? sections : [now]) {
+      if (s.classList.contains('pending')) continue;   // an unfinished section is never marked read
       const r = s.getBoundingClientRect();
       if (!read.has(s.id) && r.bottom <= innerHeight && r.bottom > 0 && (s === now || r.top < innerHeight)) {
         read.add(s.id);

@@ -1,16 +1,59 @@
 // The chapter controller: installs the compute controller (one worker for the page), defines the widgets,
-// renders formulas, tracks the contents bar and runs the page's own first computation. Not a widget and not
-// the API: widgets reach the core only through the controller's answers to their events.
+// renders formulas, tracks the contents bar, shows a bar while a model loads, runs the page's own first
+// computation, fills the prose's model numbers from the card and opens heads in the explorer. Not a widget and not the API: widgets reach the core
+// only through the controller's answers to their events.
 import { client } from './install.js';
 import '../widgets/all.js';
 import { renderMath } from './math.js';
 import { firstComputation } from './first-computation.js';
 import { trackContents } from './contents.js';
 import { keyboardScrollable } from '../widgets/widget-kit.js';
+import { fillCardSlots, valueAt } from './card-slots.js';
+import { showModelProgress } from './model-progress.js';
+
+showModelProgress(document);  // before any widget asks for a model
 
 renderMath(document);
 trackContents(document);
 // formulas and tables that scroll sideways on a narrow screen become focusable while they do
 const scrollers = new ResizeObserver((entries) => entries.forEach((e) => keyboardScrollable(e.target)));
 document.querySelectorAll('.formula, .table-wrap').forEach((el) => scrollers.observe(el));
+// under each formula, a line that shows while the formula scrolls (see chapter.css)
+document.querySelectorAll('.formula').forEach((el) => {
+  const hint = document.createElement('p');
+  hint.className = 'scroll-hint';
+  hint.setAttribute('aria-hidden', 'true');  // the formula itself is then labelled "formula (scrolls sideways)"
+  hint.textContent = 'the formula continues: scroll it sideways →';
+  el.after(hint);
+});
 firstComputation(client, document.getElementById('first-computation'));
+
+// Model numbers in the prose come from Sprout's card and config at run time (see card-slots.js); so do the
+// heads the prose's "Show this head" buttons open.
+const card = client.models.card('sprout');
+Promise.all([card, client.models.bundledJson('sprout', 'config.json')])
+  .then(([c, config]) => fillCardSlots(document, c, config));
+
+function openInExplorer({ layer, head, text, example, token }) {
+  const explorer = document.querySelector('lookback-explorer');
+  if (!explorer || !(layer >= 0 && head >= 0)) return;
+  if (text) explorer.setAttribute('text', text);
+  if (example) {
+    explorer.removeAttribute('example');
+    explorer.setAttribute('example', example);
+  }
+  explorer.setAttribute('layer', String(layer + 1));
+  explorer.setAttribute('head', String(head + 1));
+  if (token) explorer.setAttribute('query-text', token);
+  else explorer.removeAttribute('query-text');
+  explorer.scrollIntoView({ block: 'start' });
+}
+// a head clicked in the heads grid
+document.addEventListener('lookback-open-head', (e) => openInExplorer(e.detail));
+// "Show this head" in the prose: the head the card names, counting from 0 in the card
+document.addEventListener('click', async (e) => {
+  const b = e.target.closest?.('button.open-head[data-head-from]');
+  if (!b) return;
+  const [layer, head] = String(valueAt(await card, b.dataset.headFrom) ?? '').split('.').map(Number);
+  openInExplorer({ layer, head, example: b.dataset.example, token: b.dataset.token });
+});

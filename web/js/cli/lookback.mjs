@@ -4,7 +4,7 @@
 // Not here: training or evaluation (the native tools lookback-train, lookback-eval).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadLookback } from '../api/index.js';
+import { loadLookback } from '../api/node.js';
 
 const MODEL_HELP = `  --model M        a bundled model name (default: sprout), a bundle folder (model.safetensors,
                    config.json, tokenizer.json), a .safetensors file, or a llama2.c .bin checkpoint
@@ -103,7 +103,8 @@ function num(name, text) {
 function mainHelp() {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
   return `lookback: look inside a small language model\n\nusage: lookback <command> "text" [options]\n\n${lines.join('\n')}\n\n`
-    + `options of every command:\n${MODEL_HELP}\n\n"lookback <command> --help" lists a command's own options. Without "text", the text is read from stdin.`;
+    + `options of every command:\n${MODEL_HELP}\n\n"lookback <command> --help" lists a command's own options. Without "text", the text is read from stdin.\n`
+    + '"lookback --version" prints the version.';
 }
 
 function commandHelp(name) {
@@ -114,6 +115,7 @@ function commandHelp(name) {
 async function main(argv) {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') return print(mainHelp());
+  if (name === '-v' || name === '--version') return print(JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version);
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; see lookback --help)`);
   let parsed;
@@ -143,6 +145,6 @@ async function main(argv) {
 }
 
 main(process.argv.slice(2)).catch((e) => {
-  process.stderr.write(`lookback: ${String(e.message).split('\n')[0]}\n`);
+  process.stderr.write(`lookback: ${String(e.message).split('\n')[0].replace(/^lookback: /, '')}\n`);
   process.exitCode = e instanceof UsageError ? 2 : 1;
 });

@@ -1,11 +1,12 @@
 // How a widget asks for a computation without knowing who computes it: it dispatches a bubbling
-// `lookback-compute` CustomEvent {op, args, key, reply}; a controller claims it and answers through the worker.
-// Rejects with a clear Error when no controller claims the event. Not a widget.
+// `lookback-compute` CustomEvent {op, args, key, reply, progress?}; a controller claims it and answers through
+// the worker, calling progress(value) with what the operation reports on the way (a model's {loaded, total}
+// bytes). Rejects with a clear Error when no controller claims the event. Not a widget.
 
-export function requestCompute(element, op, args, key) {
+export function requestCompute(element, op, args, key, { onProgress } = {}) {
   return new Promise((resolve, reject) => {
     const detail = {
-      op, args, key, claimed: false,
+      op, args, key, claimed: false, progress: onProgress,
       reply: (err, result) => (err ? reject(err) : resolve(result)),
     };
     element.dispatchEvent(new CustomEvent('lookback-compute', { bubbles: true, composed: true, detail }));

@@ -9,8 +9,9 @@ const START = {
   keys: [[1.6, 0.9], [-1.2, 1.3], [-1.5, -0.6], [0.4, -1.6]],
 };
 const LABELS = ['girl', 'ball', 'red', 'ran'];
-const VALUES = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0.5, 0.5, 0.5]];
-const VALUE_NAMES = ['red', 'green', 'blue', 'grey'];
+// Each key's value is a colour; the key named "red" carries red.
+const VALUES = [[0, 0, 1], [0, 1, 0], [1, 0, 0], [0.5, 0.5, 0.5]];
+const VALUE_NAMES = ['blue', 'green', 'red', 'grey'];
 const RANGE = 3.5;   // the plane shows [-RANGE, RANGE] on both axes
 const STEP = 0.1;    // one arrow key press
 
@@ -334,8 +335,15 @@ class QkvPlane extends LookbackWidget {
     ctx.beginPath(); ctx.moveTo(X(-RANGE), Y(0)); ctx.lineTo(X(RANGE), Y(0)); ctx.stroke();
     ctx.beginPath(); ctx.moveTo(X(0), Y(-RANGE)); ctx.lineTo(X(0), Y(RANGE)); ctx.stroke();
     const weights = this.result?.weights;
-    ctx.font = `600 ${Math.max(11, size / 28)}px ${font}`;
+    const fontPx = Math.max(11, size / 28);
+    ctx.font = `600 ${fontPx}px ${font}`;
     ctx.textBaseline = 'middle';
+    const [qx, qy] = this.query;
+    // what the labels must not cover: every dot, the query's diamond and the ring around the selected point
+    const taken = [...this.keys.map(([x, y], i) => box(X(x), Y(y), 7 + 9 * (weights?.[i] ?? 0))), box(X(qx), Y(qy), 9)];
+    const dots = taken.slice();
+    const [rx, ry] = this.points[this.selected];
+    taken.push(box(X(rx), Y(ry), 21));
     this.keys.forEach(([x, y], i) => {
       const w = weights?.[i] ?? 0;
       ctx.strokeStyle = rgb(this.values[i], 0.35 + 0.65 * w);
@@ -348,11 +356,8 @@ class QkvPlane extends LookbackWidget {
       ctx.lineWidth = 1.5;
       ctx.strokeStyle = fg;
       ctx.stroke();
-      ctx.fillStyle = fg;
-      ctx.fillText(this.labels[i], X(x) + 12 + 9 * w, Y(y) - 12);
     });
     // the query: an arrow from the origin, filled with the output colour
-    const [qx, qy] = this.query;
     ctx.strokeStyle = accent;
     ctx.lineWidth = 3;
     arrow(ctx, X(0), Y(0), X(qx), Y(qy));
@@ -365,8 +370,18 @@ class QkvPlane extends LookbackWidget {
     ctx.lineWidth = 2;
     ctx.strokeStyle = accent;
     ctx.stroke();
-    ctx.fillStyle = accent;
-    ctx.fillText('query', X(qx) + 12, Y(qy) + 14);
+    // labels last, each in the free spot nearest its point
+    const labels = [...this.keys.map(([x, y], i) => ({ text: this.labels[i], x: X(x), y: Y(y), r: 7 + 9 * (weights?.[i] ?? 0), colour: fg })),
+      { text: 'query', x: X(qx), y: Y(qy), r: 9, colour: accent }];
+    ctx.textAlign = 'left';
+    const placed = labels.map((l) => {
+      const b = placeLabel(l, ctx.measureText(l.text).width, fontPx, taken, size);
+      taken.push(b);
+      ctx.fillStyle = l.colour;
+      ctx.fillText(l.text, b.x0, (b.y0 + b.y1) / 2);
+      return { text: l.text, box: b };
+    });
+    if (target === this.canvas) this.layout = { dots, labels: placed };
     // the selected point
     const [sx, sy] = this.points[this.selected];
     ctx.setLineDash([4, 3]);
@@ -415,6 +430,35 @@ function rgb(c, alpha = 1) {
 function colourName(c) {
   const i = VALUES.findIndex((v) => v.every((x, j) => Math.abs(x - c[j]) < 1e-6));
   return i >= 0 ? VALUE_NAMES[i] : `(${c.map((x) => fmt(x, 2)).join(', ')})`;
+}
+
+function box(x, y, r) {
+  return { x0: x - r, y0: y - r, x1: x + r, y1: y + r };
+}
+
+function grow(b, by) {
+  return { x0: b.x0 - by, y0: b.y0 - by, x1: b.x1 + by, y1: b.y1 + by };
+}
+
+function overlap(a, b) {
+  return Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
+}
+
+// A label's box: of eight spots around its point (right first), the first that keeps LABEL_GAP pixels from
+// everything taken and stays on the canvas, else the one that overlaps least.
+const LABEL_GAP = 3;
+function placeLabel({ x, y, r }, w, h, taken, size) {
+  const g = r + 4 + LABEL_GAP;
+  const spots = [[g, -g], [g, g], [-g - w, -g], [-g - w, g], [-w / 2, -g - h / 2], [-w / 2, g + h / 2], [g, 0], [-g - w, 0]];
+  let best = null;
+  for (const [dx, dy] of spots) {
+    const b = { x0: x + dx, y0: y + dy - h / 2, x1: x + dx + w, y1: y + dy + h / 2 };
+    const out = Math.max(0, -b.x0) + Math.max(0, b.x1 - size) + Math.max(0, -b.y0) + Math.max(0, b.y1 - size);
+    const cost = taken.reduce((a, t) => a + overlap(b, grow(t, LABEL_GAP)), 0) + out * h;
+    if (!best || cost < best.cost) best = { b, cost };
+    if (cost === 0) break;
+  }
+  return best.b;
 }
 
 function arrow(ctx, x0, y0, x1, y1) {

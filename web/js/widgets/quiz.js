@@ -59,7 +59,7 @@ export const QUIZ_SETS = {
     title: 'Quiz: order blindness',
     questions: [
       {
-        q: 'With no position information at all, you shuffle the tokens before the last one. What happens to the last token\'s output?',
+        q: 'One attention layer, no position information at all: you shuffle the tokens before the last one. What happens to the last token\'s output?',
         options: [
           { text: 'It stays exactly the same.', correct: true, why: 'Each key keeps its score and each value its weight; only their place in the sum moves, and a sum does not care about order.' },
           { text: 'It changes, because every score changes.', why: 'A score depends on the query and one key, not on where the key sits. Shuffling moves the scores around but changes none of them.' },
@@ -69,15 +69,15 @@ export const QUIZ_SETS = {
       {
         q: 'Does the causal mask give the model word order?',
         options: [
-          { text: 'Completely: each position sees a different set of tokens.', why: 'Each position sees a different number of tokens, but within what it sees, order is still invisible.' },
-          { text: 'Only a little: a token can tell how many tokens it sees, not in which order they came.', correct: true, why: 'Shuffle the earlier tokens and the last output is unchanged even with the mask. Order has to be put into the queries and keys.' },
+          { text: 'Completely: each position sees a different set of tokens.', why: 'Each position sees a different number of tokens, but within what one layer sees, order is invisible. Across stacked layers some order leaks back, weakly; the shuffle test in this section measures how much.' },
+          { text: 'Only a little: a token can tell how many tokens it sees, not in which order they came.', correct: true, why: 'In one layer, shuffle the earlier tokens and the last output is unchanged even with the mask. Stacked layers let some order back in, because each earlier token\'s output depends on its own prefix, which the shuffle changes; models without positions can learn to use that. It is weak and indirect, so order is put into the queries and keys.' },
         ],
       },
       {
         q: 'How does RoPE give attention a sense of position?',
         options: [
           { text: 'It adds a learned vector for each position to the token\'s embedding.', why: 'That is learned absolute positions, an older method.' },
-          { text: 'It rotates each query and key by angles that grow with its position, so a score depends on how far apart the two tokens are.', correct: true, why: 'Rotating q by its position and k by its position changes their dot product by an amount that depends only on the difference of the positions.' },
+          { text: 'It rotates each query and key by angles that grow with its position, so a score depends on how far apart the two tokens are.', correct: true, why: 'With the query at position m rotated by R(m) and the key at position n by R(n), the score is (R(m)q)ᵀ(R(n)k) = qᵀR(n−m)k: one rotation by the distance between them. Position reaches the score only through that distance; it is not an amount added to the score but a rotation inside the dot product.' },
           { text: 'It sorts the keys by position before the softmax.', why: 'The softmax and the sum do not care about order; sorting would change nothing.' },
         ],
       },

@@ -6,7 +6,11 @@ import { drawReport, snapshot } from './export.js';
 
 const DS = [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512];
 const TABLE_DS = [4, 32, 256];
-const BINS = 41;
+// One x-axis for every width and for raw and scaled scores alike, so that the histogram shows the spread grow
+// with d and shrink when scaled: ±64 holds raw scores to about 2.8 spreads even at d = 512; scores beyond it are
+// counted in the end bins (and the label says how many).
+const AXIS = 64;
+const BINS = 129;
 
 const CSS = `
 .controls { display: grid; gap: .5rem; margin-bottom: .6rem; }
@@ -194,13 +198,15 @@ class Scaling extends LookbackWidget {
     const c = this.current;
     const s = this.scaled ? c.scaled : c.raw;
     const rms = this.scaled ? c.rmsScaled : c.rmsRaw;
-    const lim = niceLimit(4 * rms);
+    const lim = AXIS;
     const counts = new Array(BINS).fill(0);
+    let beyond = 0;
     for (const x of s) {
       const b = Math.floor(((x + lim) / (2 * lim)) * BINS);
+      if (b < 0 || b >= BINS) beyond++;
       counts[Math.max(0, Math.min(BINS - 1, b))]++;
     }
-    return { lim, counts, rms };
+    return { lim, counts, rms, beyond };
   }
 
   render() {
@@ -213,7 +219,7 @@ class Scaling extends LookbackWidget {
     this.hist = h;
     q('.spread').textContent = `d = ${this.d}: raw scores spread about ±${fmt(c.rmsRaw, 1)} (root mean square; √d = ${fmt(Math.sqrt(this.d), 1)}); `
       + `scaled scores about ±${fmt(c.rmsScaled, 2)}. Average largest weight: raw ${fmt(c.avgRaw)}, scaled ${fmt(c.avgScaled)}.`;
-    this.canvas.setAttribute('aria-label', `Histogram of ${c.raw.length} ${this.scaled ? 'scaled' : 'raw'} scores at d = ${this.d}, from ${-h.lim} to ${h.lim}; spread about ±${fmt(h.rms, 2)}. The table below lists the counts.`);
+    this.canvas.setAttribute('aria-label', `Histogram of ${c.raw.length} ${this.scaled ? 'scaled' : 'raw'} scores at d = ${this.d}, on a fixed axis from ${-h.lim} to ${h.lim}${h.beyond ? ` (${h.beyond} beyond it, counted in the end bins)` : ''}; spread about ±${fmt(h.rms, 2)}. The table below lists the counts.`);
     const w = (2 * h.lim) / BINS;
     q('table.bins tbody').innerHTML = h.counts.map((n, i) => (n ? `<tr><td>${fmt(-h.lim + i * w, 2)}</td><td>${fmt(-h.lim + (i + 1) * w, 2)}</td><td>${n}</td></tr>` : '')).join('');
     this.draw();
@@ -251,10 +257,10 @@ class Scaling extends LookbackWidget {
     for (const t of [-lim, -lim / 2, 0, lim / 2, lim]) {
       const x = 10 + ((t + lim) / (2 * lim)) * (W - 20);
       ctx.textAlign = t === -lim ? 'left' : t === lim ? 'right' : 'center';
-      ctx.fillText(fmt(t, lim < 4 ? 1 : 0), x, H - padB + 5);
+      ctx.fillText(fmt(t, 0), x, H - padB + 5);
     }
     ctx.textAlign = 'left';
-    ctx.fillText(`${this.scaled ? 'scaled' : 'raw'} scores, d = ${this.d}`, 12, padT);
+    ctx.fillText(`${this.scaled ? 'scaled' : 'raw'} scores, d = ${this.d} (the same axis for every d)`, 12, padT);
   }
 
   exportData() {
@@ -262,7 +268,7 @@ class Scaling extends LookbackWidget {
     const json = { seed: this.seed, queries: this.N, keys: this.S, d: this.d, scaled: this.scaled,
       averageLargestWeight: c ? { raw: c.avgRaw, scaled: c.avgScaled, even: 1 / this.S } : null,
       spread: c ? { raw: c.rmsRaw, scaled: c.rmsScaled } : null,
-      histogram: this.hist ? { from: -this.hist.lim, to: this.hist.lim, counts: this.hist.counts } : null,
+      histogram: this.hist ? { from: -this.hist.lim, to: this.hist.lim, counts: this.hist.counts, beyond: this.hist.beyond } : null,
       table: (this.tableRows || []).map((r) => ({ d: r.d, raw: r.avgRaw, scaled: r.avgScaled })) };
     const csv = [['d', 'average_largest_weight_raw', 'average_largest_weight_scaled', 'rms_raw', 'rms_scaled'],
       ...(this.tableRows || []).map((r) => [r.d, r.avgRaw, r.avgScaled, r.rmsRaw, r.rmsScaled])];
@@ -283,11 +289,6 @@ class Scaling extends LookbackWidget {
       ],
     });
   }
-}
-
-function niceLimit(x) {
-  for (const v of [1, 2, 3, 4, 5, 8, 10, 15, 20, 30, 40, 50, 60, 80, 100, 150, 200]) if (x <= v) return v;
-  return Math.ceil(x / 100) * 100;
 }
 
 define('lookback-scaling', Scaling);

@@ -289,9 +289,10 @@ export class LookbackWidget extends HTMLElement {
 
   // One request to the core; its answer is dropped (AbortError) if a newer computation started meanwhile,
   // unless `keep` (for work that does not depend on the live state).
-  ask(op, args, name = op, { keep = false } = {}) {
+  // onProgress(value) receives what the operation reports on the way (loadModel: {loaded, total} bytes).
+  ask(op, args, name = op, { keep = false, onProgress } = {}) {
     const gen = this._gen;
-    return requestCompute(this, op, args, `${this.key}:${name}`).then((r) => {
+    return requestCompute(this, op, args, `${this.key}:${name}`, { onProgress }).then((r) => {
       if (!keep && gen !== this._gen) throw abortError();
       return r;
     });
@@ -328,6 +329,7 @@ export class LookbackWidget extends HTMLElement {
     const el = this.root.querySelector('.error');
     if (err) console.error(err);
     if (el) el.textContent = err ? `Could not compute: ${err.message}` : '';
+    this.toggleAttribute('data-error', !!err);
   }
 
   emit(type, detail) {

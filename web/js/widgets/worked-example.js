@@ -46,17 +46,7 @@ class WorkedExample extends LookbackWidget {
   }
 
   readAttributes() {
-    const matrix = (m) => Array.isArray(m) && m.length > 0 && m.length <= 16 && m.every((r) => Array.isArray(r)
-      && r.length === m[0].length && r.length <= 16 && r.every(Number.isFinite));
-    let x = jsonAttr(this, 'x', DEFAULTS.x, matrix);
-    let [wq, wk, wv] = ['wq', 'wk', 'wv'].map((n) => jsonAttr(this, n, DEFAULTS[n], matrix));
-    if (![wq, wk, wv].every((m) => m.length === x[0].length) || wq[0].length !== wk[0].length) {
-      console.warn(`<${this.localName}>: x, wq, wk and wv do not fit together; using the defaults`);
-      ({ x, wq, wk, wv } = DEFAULTS);
-    }
-    const words = jsonAttr(this, 'words', x.length === 4 ? DEFAULTS.words : x.map((_, i) => `w${i + 1}`),
-      (l) => Array.isArray(l) && l.length === x.length);
-    Object.assign(this, { x, wq, wk, wv, words: words.map(String) });
+    Object.assign(this, workedInputs(this));
     this.T = this.x.length;
     this.d = this.wq[0].length;
     this.dv = this.wv[0].length;
@@ -258,7 +248,24 @@ class WorkedExample extends LookbackWidget {
   }
 }
 
-function rows(flat, cols) {
+// The inputs of a four-word computation from an element's attributes (words, x, wq, wk, wv as JSON), each
+// falling back to the worked example's own when missing, malformed or not fitting together.
+export function workedInputs(el) {
+  const matrix = (m) => Array.isArray(m) && m.length > 0 && m.length <= 16 && m.every((r) => Array.isArray(r)
+    && r.length === m[0].length && r.length <= 16 && r.every(Number.isFinite));
+  let x = jsonAttr(el, 'x', DEFAULTS.x, matrix);
+  let [wq, wk, wv] = ['wq', 'wk', 'wv'].map((n) => jsonAttr(el, n, DEFAULTS[n], matrix));
+  if (![wq, wk, wv].every((m) => m.length === x[0].length) || wq[0].length !== wk[0].length) {
+    console.warn(`<${el.localName}>: x, wq, wk and wv do not fit together; using the defaults`);
+    ({ x, wq, wk, wv } = DEFAULTS);
+  }
+  const words = jsonAttr(el, 'words', x.length === 4 ? DEFAULTS.words : x.map((_, i) => `w${i + 1}`),
+    (l) => Array.isArray(l) && l.length === x.length);
+  return { x, wq, wk, wv, words: words.map(String) };
+}
+
+// A flat row-major Float32Array as an array of rows of `cols` numbers.
+export function rows(flat, cols) {
   const out = [];
   for (let i = 0; i < flat.length; i += cols) out.push(Array.from(flat.subarray(i, i + cols)));
   return out;

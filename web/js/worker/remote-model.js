@@ -1,11 +1,16 @@
 // The page's handle on a model that lives in the worker: loadRemoteModel(client, source, opts) resolves to an
 // object with the Model's methods (encode, decode, tokens, window, forward, next, generate, headScores,
 // dispose), each returning a promise, and the same info/context. model.keyed(key) gives a handle whose calls
-// drop older queued calls made with the same key. Not the model (web/js/api/model.js) nor the worker's side.
+// drop older queued calls made with the same key. loadRemoteModel takes onProgress ({loaded, total} bytes)
+// and signal (AbortSignal) as loadModel does; generate takes onToken ({id, token, text} as each token comes)
+// and signal, and then streams (Model.stream in the worker) and can be cancelled (AbortError).
+// Not the model (web/js/api/model.js) nor the worker's side.
 import { MODEL_METHODS } from './model-ops.js';
 
 export async function loadRemoteModel(client, source, opts) {
-  const { handle, info, context } = await client.request('loadModel', opts === undefined ? [source] : [source, opts]);
+  const { onProgress, signal, ...rest } = opts ?? {};
+  const args = opts === undefined ? [source] : [source, rest];
+  const { handle, info, context } = await client.request('loadModel', args, { onProgress, signal });
   return new RemoteModel(client, handle, info, context);
 }
 
@@ -23,6 +28,13 @@ class RemoteModel {
     for (const method of MODEL_METHODS) {
       this[method] = (...args) => this.#client.request('modelCall', [this.#handle, method, args], { key: this.#key });
     }
+    this.generate = (prompt, opts) => this.#generate(prompt, opts);
+  }
+
+  #generate(prompt, opts = {}) {
+    const { onToken, signal, ...rest } = opts ?? {};
+    if (onToken === undefined && signal === undefined) return this.#client.request('modelCall', [this.#handle, 'generate', [prompt, opts]], { key: this.#key });
+    return this.#client.request('modelStream', [this.#handle, prompt, rest], { key: this.#key, onProgress: onToken ?? (() => {}), signal });
   }
 
   /** the same model, whose calls supersede older queued calls made with the same key */

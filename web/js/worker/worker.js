@@ -1,8 +1,9 @@
 // The module worker that owns the lookback API in the browser, so the page never blocks on computation.
-// Protocol: {batch: [{id, op, args, key?}, ...]} in; {results: [...]} out, one message per batch once all of
-// its requests are done, each {id, ok, result} | {id, ok: false, error} | {id, dropped: true}. Requests sharing
-// a key supersede older queued ones (only the newest runs). Not an API of its own: ops.js maps op names onto
-// the JS API.
+// Protocol: {batch: [{id, op, args, key?, progress?}, ...]} in; {results: [...]} out, one message per batch once
+// all of its requests are done, each {id, ok, result} | {id, ok: false, error, code?} | {id, dropped: true}.
+// Requests sharing a key supersede older queued ones (only the newest runs). {cancel: id} in aborts that
+// request's signal; a request sent with progress: true may send {progress: {id, value}} messages before its
+// result. Not an API of its own: ops.js maps op names onto the JS API.
 import { loadLookback } from '../api/index.js';
 import { modelOps } from './model-ops.js';
 import { registerOps, runOp, transferables } from './ops.js';
@@ -15,10 +16,19 @@ const ready = loadLookback();
 const queue = [];
 let scheduled = false;
 
+const running = new Map();  // id -> AbortController of a request not yet answered
+
 self.onmessage = (event) => {
+  if (event.data.cancel) {
+    running.get(event.data.cancel)?.abort();
+    return;
+  }
   const batch = event.data.batch;
   const reply = { results: [], left: batch.length, transfer: new Set() };
-  for (const m of batch) queue.push({ ...m, reply });
+  for (const m of batch) {
+    running.set(m.id, new AbortController());
+    queue.push({ ...m, reply });
+  }
   if (!scheduled) {
     scheduled = true;
     setTimeout(drain, 0);
@@ -27,6 +37,7 @@ self.onmessage = (event) => {
 
 // One answer into its batch's reply; the reply goes out when every request of the batch is answered.
 function answer(m, result, transfer = []) {
+  running.delete(m.id);
   const reply = m.reply;
   reply.results.push(result);
   for (const buffer of transfer) reply.transfer.add(buffer);
@@ -39,7 +50,7 @@ async function drain() {
   try {
     lb = await ready;
   } catch (err) {
-    for (const m of queue.splice(0)) answer(m, { id: m.id, ok: false, error: String(err.message || err) });
+    for (const m of queue.splice(0)) answer(m, { id: m.id, ok: false, error: String(err.message || err), code: err?.code });
     return;
   }
   const batch = queue.splice(0);
@@ -50,11 +61,15 @@ async function drain() {
       answer(m, { id: m.id, dropped: true });
       continue;
     }
+    const ctx = {
+      signal: running.get(m.id)?.signal,
+      progress: m.progress ? (value) => self.postMessage({ progress: { id: m.id, value } }) : undefined,
+    };
     try {
-      const result = await runOp(lb, m.op, m.args || []);
+      const result = await runOp(lb, m.op, m.args || [], ctx);
       answer(m, { id: m.id, ok: true, result }, transferables(result));
     } catch (err) {
-      answer(m, { id: m.id, ok: false, error: String(err?.message ?? err) });
+      answer(m, { id: m.id, ok: false, error: String(err?.message ?? err), code: err?.code });
     }
   }
 }

@@ -1,0 +1,56 @@
+// Writes custom-elements.json (the Custom Elements Manifest, schema 1.0.0) from the widget sources, so editors
+// and documentation tools know every <lookback-*> element and attribute: each web/js/widgets/*.js file that
+// calls define('lookback-…', Class) gives one element, its description from the file's header comment, its
+// attributes from the class's observedAttributes. Run by the build and by prepack; a browser test checks the
+// result against the elements the page really defines. Not a parser of JavaScript in general.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const WIDGETS = 'web/js/widgets';
+
+// The shared events every widget emits (web/js/widgets/widget-kit.js).
+const EVENTS = [
+  { name: 'lookback-ready', description: 'the widget has shown its first computed result' },
+  { name: 'lookback-export', description: 'a PNG, JSON or CSV export is about to be saved (cancelable; detail {format, blob, filename})' },
+  { name: 'lookback-compute', description: 'a request for a computation, answered by the controller that web/lookback.js installs' },
+];
+
+function header(source) {
+  const lines = [];
+  for (const line of source.split('\n')) {
+    if (!line.startsWith('//')) break;
+    lines.push(line.replace(/^\/\/ ?/, ''));
+  }
+  return lines.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+function moduleOf(file) {
+  const source = readFileSync(`${root}${WIDGETS}/${file}`, 'utf8');
+  const declarations = [];
+  const exports = [];
+  for (const [, tag, cls] of source.matchAll(/\bdefine\(\s*'(lookback-[a-z0-9-]+)'\s*,\s*([A-Za-z_$][\w$]*)\s*\)/g)) {
+    const body = source.slice(source.search(new RegExp(`class ${cls}\\b`)));
+    const observed = body.match(/static observedAttributes\s*=\s*\[([^\]]*)\]/);
+    const attributes = observed ? [...observed[1].matchAll(/'([^']+)'/g)].map((m) => ({ name: m[1], type: { text: 'string' } })) : [];
+    const described = header(source).replace(new RegExp(`^<${tag}>:\\s*`), '');
+    declarations.push({
+      kind: 'class', name: cls, tagName: tag, customElement: true, description: described,
+      superclass: { name: 'LookbackWidget', module: `${WIDGETS}/widget-kit.js` }, attributes, events: EVENTS,
+    });
+    exports.push({ kind: 'custom-element-definition', name: tag, declaration: { name: cls, module: `${WIDGETS}/${file}` } });
+  }
+  return declarations.length ? { kind: 'javascript-module', path: `${WIDGETS}/${file}`, declarations, exports } : null;
+}
+
+export function manifest() {
+  const modules = readdirSync(`${root}${WIDGETS}`).filter((f) => f.endsWith('.js')).sort().map(moduleOf).filter(Boolean);
+  return { schemaVersion: '1.0.0', readme: 'README.md', modules };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const m = manifest();
+  writeFileSync(`${root}custom-elements.json`, `${JSON.stringify(m, null, 2)}\n`);
+  const count = m.modules.reduce((a, mod) => a + mod.declarations.length, 0);
+  console.log(`custom-elements.json: ${count} elements`);
+}

@@ -1,0 +1,287 @@
+// The model-level rows of `npm run bench` against llama2.c's run.c compiled to WebAssembly (llama2c.mjs): per
+// model and weight format, load time, decoding speed (128 greedy steps from position 0 with the KV cache,
+// batch 1: lookback's generate, run.c's forward loop) and batched prefill of 128 and 256 prompt tokens
+// (lookback: one next() call on the whole prompt, logits of the last position; run.c reads a prompt one
+// forward per token, so its prefill rate is its decoding rate). Models: Sprout, stories260K (when ../shared is beside the checkout) and
+// random-weight llama2.c checkpoints of the stories15M/42M/110M shapes, written at bench time by lookback's own
+// writer (randomWeights with format 'llama2c'; never committed). Peers run interleaved round by round in this
+// process, one thread each. Also: greedy-token agreement of run.c and lookback on stories260K, and the
+// accuracy cost of the compact formats (max |Δ logit| and greedy agreement over 256 steps against f32).
+// Not a test: figures are reported against the targets, never asserted (a wrong peer throws).
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadLookback } from '../../web/js/api/index.js';
+import { buildRunC, loadRunC } from './llama2c.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const STORIES = `${root}../shared/models/stories260K/`;
+const FORMATS = ['f32', 'f16', 'q8'];
+const STEPS = 128;
+const PREFILL = [128, 256];
+
+// llama2.c shapes (dim, hidden, layers, heads, vocab 32000); context as the released checkpoints.
+export const SHAPES = {
+  stories15M: { dim: 288, hidden_dim: 768, n_layers: 6, n_heads: 6, max_seq_len: 256 },
+  stories42M: { dim: 512, hidden_dim: 1376, n_layers: 8, n_heads: 8, max_seq_len: 1024 },
+  stories110M: { dim: 768, hidden_dim: 2048, n_layers: 12, n_heads: 12, max_seq_len: 1024 },
+};
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function llamaConfig(s) {
+  return {
+    arch: 'llama2c', dim: s.dim, n_layers: s.n_layers, n_heads: s.n_heads, n_kv_heads: s.n_heads,
+    head_dim: s.dim / s.n_heads, hidden_dim: s.hidden_dim, vocab_size: 32000, max_seq_len: s.max_seq_len,
+    norm_eps: 1e-5, rope_theta: 10000, rope_layout: 'adjacent', qk_norm: false, mlp: 'swiglu',
+    tied_embeddings: true, bos_id: 1, eos_id: 2,
+  };
+}
+
+// A llama2.c tokenizer .bin of V pieces: <unk>, <s>, </s>, the 256 byte pieces, then made-up pieces.
+function tokenizerBin(V) {
+  const pieces = ['<unk>', '\n<s>\n', '\n</s>\n'];
+  for (let b = 0; b < 256; b++) pieces.push(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`);
+  while (pieces.length < V) pieces.push(`p${pieces.length}`);
+  const enc = pieces.map((p) => new TextEncoder().encode(p));
+  const bytes = new Uint8Array(4 + enc.reduce((n, e) => n + 8 + e.length, 0));
+  const dv = new DataView(bytes.buffer);
+  dv.setUint32(0, Math.max(...enc.map((e) => e.length)), true);
+  let at = 4;
+  for (const e of enc) {
+    dv.setFloat32(at, 0, true);
+    dv.setInt32(at + 4, e.length, true);
+    bytes.set(e, at + 8);
+    at += 8 + e.length;
+  }
+  return bytes;
+}
+
+// The models: { name, source (for lookback), opts, checkpoint (llama2.c bytes or null), bos, context }.
+async function models() {
+  const out = [{ name: 'sprout', source: 'sprout', opts: {}, checkpoint: null }];
+  if (existsSync(`${STORIES}stories260K.bin`)) {
+    const checkpoint = new Uint8Array(readFileSync(`${STORIES}stories260K.bin`));
+    out.push({ name: 'stories260K', source: checkpoint, opts: { tokenizer: readFileSync(`${STORIES}tok512.bin`) }, checkpoint });
+  } else {
+    out.push({ name: 'stories260K', skipped: `${STORIES} is absent (reference files beside the checkout)` });
+  }
+  for (const [name, shape] of Object.entries(SHAPES)) {
+    out.push({ name: `${name} (random)`, make: async () => {
+      // a separate module instance writes the file, so that its heap goes away with it
+      const writer = await loadLookback({ wasmBinary: readFileSync(`${root}web/build/lookback-core.wasm`) });
+      const checkpoint = writer.randomWeights(llamaConfig(shape), { seed: 1, format: 'llama2c' });
+      return { source: checkpoint, opts: { tokenizer: tokenizerBin(32000) }, checkpoint };
+    } });
+  }
+  return out;
+}
+
+// Prompt ids of length T (first ids alternate so that consecutive calls never share a prefix).
+function prompts(V, bos, T) {
+  let s = 777;
+  const pick = () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return 3 + (s >>> 8) % (V - 3);
+  };
+  const base = [bos, ...Array.from({ length: T - 1 }, pick)];
+  return [base, [bos, base[1] === 3 ? 4 : 3, ...base.slice(2)]];
+}
+
+// The decoding prompt: the start mark and one ordinary token. (A random-weight model with tied embeddings
+// predicts its input token again; after the start mark alone that is the start mark, which ends generate.)
+const decodePrompt = (c) => [c.bos_id, Math.min(c.vocab_size - 1, 300)];
+
+// Timed entries of lookback in the given formats: one per (backend, measure); run() returns the number of
+// tokens it processed. Also the load time of each and the models (to dispose).
+async function lookbackEntries(lb, m, formats) {
+  const entries = [], load = {}, handles = [];
+  for (const weights of formats) {
+    const t0 = performance.now();
+    const model = await lb.loadModel(m.source, { ...m.opts, weights });
+    load[`lookback ${weights}`] = performance.now() - t0;
+    handles.push(model);
+    const c = model.info.config;
+    entries.push({ backend: `lookback ${weights}`, measure: 'decode', run: () => {
+      const g = model.generate(decodePrompt(c), { maxTokens: STEPS, temperature: 0 });
+      return Math.max(1, g.ids.length + (g.stop === 'end' ? 1 : 0));  // forward passes after the prompt's
+    } });
+    for (const T of PREFILL) {
+      if (T > model.context) continue;
+      const p = prompts(c.vocab_size, c.bos_id, T);
+      let i = 0;
+      entries.push({ backend: `lookback ${weights}`, measure: `prefill ${T}`, run: () => {
+        model.next(p[i++ % 2], { topK: 1 });
+        return T;
+      } });
+    }
+  }
+  return { entries, load, handles };
+}
+
+// Rounds over the entries, the order rotating; adds each entry's per-token samples (wall, cpu) to `samples`
+// under "backend|measure".
+function interleave(entries, rounds, samples) {
+  for (const e of entries) e.run();  // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[(i + r) % entries.length];
+      const c0 = cpuMs(), t0 = performance.now();
+      const n = e.run();
+      const key = `${e.backend}|${e.measure}`;
+      samples[key] ??= { backend: e.backend, measure: e.measure, wall: [], cpu: [] };
+      samples[key].wall.push((performance.now() - t0) / n);
+      samples[key].cpu.push((cpuMs() - c0) / n);
+    }
+  }
+}
+
+// Accuracy of f16 and q8 against f32: max |Δ logit| over a 256-token greedy text of the f32 model
+// (teacher-forced), the share of its positions where the argmax agrees, and the first step at which greedy
+// generation of 256 tokens departs from f32's.
+function accuracy(handles) {
+  const [f32, ...others] = handles;
+  const c = f32.info.config;
+  const steps = Math.min(256, f32.context - 1);
+  const gen = (m) => Array.from(m.generate([c.bos_id], { maxTokens: steps, temperature: 0 }).ids);
+  const ref = gen(f32);
+  const text = [c.bos_id, ...ref].slice(0, f32.context);
+  const logits = (m) => m.forward(text).logits;
+  const L = logits(f32), V = c.vocab_size, T = text.length;
+  const argmax = (x, t) => {
+    let b = 0;
+    for (let v = 1; v < V; v++) if (x[t * V + v] > x[t * V + b]) b = v;
+    return b;
+  };
+  const out = {};
+  for (const m of others) {
+    const X = logits(m);
+    let maxDiff = 0, agree = 0;
+    for (let i = 0; i < L.length; i++) maxDiff = Math.max(maxDiff, Math.abs(X[i] - L[i]));
+    for (let t = 0; t < T; t++) agree += argmax(X, t) === argmax(L, t);
+    const g = gen(m);
+    let first = 0;
+    while (first < Math.min(g.length, ref.length) && g[first] === ref[first]) first++;
+    out[m.info.weights] = { max_abs_logit_diff: maxDiff, argmax_agreement: agree / T, positions: T,
+      greedy_same_steps: first, greedy_steps: ref.length };
+  }
+  return out;
+}
+
+// Models above this many parameters load one weight format at a time (three at once would not fit the
+// module's 2 GB heap at the 110M shape); run.c then runs in the rounds of each.
+const ONE_FORMAT_AT_A_TIME = 50e6;
+
+async function benchModel(lb, m, runcPath, rounds) {
+  const load = {}, samples = {};
+  let runc = null;
+  const peer = [];
+  if (m.checkpoint && runcPath) {
+    const t0 = performance.now();
+    runc = await loadRunC(runcPath, m.checkpoint);
+    load['run.c'] = performance.now() - t0;
+    // from position 0; run.c reads a prompt one forward per token, as it decodes, so its prefill rate is its
+    // decoding rate (and is not timed separately)
+    peer.push({ backend: 'run.c', measure: 'decode', run: () => (runc.greedy(1, STEPS), STEPS) });
+  }
+  const big = m.checkpoint && m.checkpoint.length / 4 > ONE_FORMAT_AT_A_TIME;
+  let info = null, agreement = null, accuracyRows = null;
+  for (const formats of big ? FORMATS.map((f) => [f]) : [FORMATS]) {
+    const { entries, load: l, handles } = await lookbackEntries(lb, m, formats);
+    Object.assign(load, l);
+    info ??= handles[0].info;
+    if (runc && m.name === 'stories260K' && !agreement) {
+      const r = Array.from(runc.greedy(1, STEPS));
+      const g = Array.from(handles[0].generate([1], { maxTokens: STEPS, temperature: 0 }).ids);
+      let same = 0;
+      while (same < g.length && g[same] === r[same]) same++;
+      agreement = { same, lookback_steps: g.length, stop_reason: g.length < STEPS ? 'end mark' : 'max tokens', runc: r.slice(0, 24), lookback: g.slice(0, 24) };
+    }
+    if ((m.name === 'sprout' || m.name === 'stories260K') && handles.length === FORMATS.length) accuracyRows = accuracy(handles);
+    interleave([...peer, ...entries], rounds, samples);
+    for (const h of handles) h.dispose();
+  }
+  runc?.dispose();
+  const cells = Object.values(samples).map((x) => ({ backend: x.backend, measure: x.measure, ms_per_token: median(x.wall),
+    tok_s: 1000 / median(x.wall), cpu_tok_s: 1000 / median(x.cpu), samples_ms_per_token: x.wall, samples_cpu_ms_per_token: x.cpu }));
+  const c = info.config;
+  return { name: m.name, config: `${c.n_layers} layers x ${c.n_heads} heads, width ${c.dim}, hidden ${c.hidden_dim}, vocab ${c.vocab_size}`,
+    parameters: info.parameters, load_ms: load, one_format_at_a_time: big, cells, agreement, accuracy: accuracyRows };
+}
+
+export async function benchDecode({ rounds = 3 } = {}) {
+  const lb = await loadLookback();
+  const built = buildRunC();
+  if (!built.path) console.log(`bench: run.c peer skipped: ${built.reason}`);
+  const rows = [];
+  for (const m of await models()) {
+    if (m.skipped) {
+      rows.push({ name: m.name, skipped: m.skipped });
+      continue;
+    }
+    Object.assign(m, m.make ? await m.make() : {});
+    const row = await benchModel(lb, m, built.path, rounds);
+    delete m.source, delete m.checkpoint;
+    rows.push(row);
+    console.log(`bench: model ${m.name}: ${row.cells.filter((x) => x.measure === 'decode').map((x) => `${x.backend} ${x.tok_s.toFixed(0)} tok/s`).join(', ')}`);
+  }
+  return { rows, targets: decodeTargets(rows) };
+}
+
+function cell(row, backend, measure) {
+  return row.cells?.find((c) => c.backend === backend && c.measure === measure);
+}
+
+function decodeTargets(rows) {
+  const out = [];
+  const ratio = (row, backend, measure, peerMeasure = measure, key = 'tok_s') => {
+    const a = cell(row, backend, measure), b = cell(row, 'run.c', peerMeasure);
+    return a && b ? a[key] / b[key] : null;
+  };
+  for (const row of rows) {
+    if (!cell(row, 'run.c', 'decode')) continue;
+    const big = /stories(15|42|110)M/.test(row.name);
+    const add = (name, args, target) => {
+      const value = ratio(row, ...args), cpu = ratio(row, ...args.slice(0, 2), args[2] ?? args[1], 'cpu_tok_s');
+      if (value !== null) out.push({ name, value, cpu_value: cpu, target, unit: 'x', met: value >= target });
+    };
+    add(`decode ${row.name}, f32 vs run.c-wasm`, ['lookback f32', 'decode'], 1.0);
+    if (big) {
+      add(`decode ${row.name}, q8 vs run.c-wasm`, ['lookback q8', 'decode'], 1.8);
+      add(`decode ${row.name}, f16 vs run.c-wasm`, ['lookback f16', 'decode'], 1.8);
+      add(`prefill 128 ${row.name}, f32 vs run.c-wasm's 128 steps`, ['lookback f32', 'prefill 128', 'decode'], 4);
+    }
+  }
+  return out;
+}
+
+export function printDecode({ rows }) {
+  console.log(`\nmodel vs llama2.c run.c-wasm (one thread; tok/s = tokens per second from the median ms per token over rounds;` +
+    `\ndecode = ${STEPS} greedy steps (run.c from position 0, lookback after a 2-token prompt); prefill T = one call on T prompt tokens (run.c: one forward per token, its decode rate); load = bytes in memory to ready)`);
+  console.log('  model                 backend        load ms   decode tok/s (cpu)   prefill 128 tok/s   prefill 256 tok/s   decode vs run.c (cpu)');
+  for (const r of rows) {
+    if (r.skipped) {
+      console.log(`  ${r.name.padEnd(21)} skipped: ${r.skipped}`);
+      continue;
+    }
+    const peer = cell(r, 'run.c', 'decode');
+    for (const backend of [...new Set(r.cells.map((c) => c.backend))]) {
+      const f = (m) => cell(r, backend, m)?.tok_s.toFixed(0) ?? '-';
+      const d = cell(r, backend, 'decode');
+      const dec = `${f('decode')} (${d.cpu_tok_s.toFixed(0)})`;
+      console.log(`  ${r.name.padEnd(21)} ${backend.padEnd(13)} ${(r.load_ms[backend] ?? 0).toFixed(0).padStart(8)} ${dec.padStart(20)} ` +
+        `${f('prefill 128').padStart(19)} ${f('prefill 256').padStart(19)} ${peer ? `${(d.tok_s / peer.tok_s).toFixed(2)}x (${(d.cpu_tok_s / peer.cpu_tok_s).toFixed(2)}x)`.padStart(23) : ''}`);
+    }
+    if (r.agreement) console.log(`  ${r.name}: greedy tokens of run.c and lookback f32 agree on the first ${r.agreement.same} of ${r.agreement.lookback_steps} (lookback stopped: ${r.agreement.stop_reason})`);
+    for (const [f, a] of Object.entries(r.accuracy ?? {})) {
+      console.log(`  ${r.name} ${f} vs f32: max |Δ logit| ${a.max_abs_logit_diff.toExponential(2)}, argmax agreement ${(100 * a.argmax_agreement).toFixed(1)}% of ${a.positions} positions, greedy identical for ${a.greedy_same_steps} of ${a.greedy_steps} steps`);
+    }
+  }
+}

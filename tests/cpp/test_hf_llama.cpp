@@ -1,0 +1,154 @@
+// Hugging Face Llama reading: GPT-2 pre-tokenisation chunks, the byte-level BPE tokenizer (merges by rank,
+// round trips, special tokens, what it refuses), the config mapping and its refusals, and tensor names.
+// The whole folder (permuted q/k against lookback's adjacent layout) is tested from JS (tests/js/hf-llama.test.mjs).
+// Runs natively and in WebAssembly.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "model/errors.hpp"
+#include "model/hf_llama.hpp"
+#include "model/hf_tokenizer.hpp"
+
+using namespace lookback;
+
+namespace {
+
+std::string error_of(void (*f)()) {
+  try {
+    f();
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// GPT-2's byte characters of the printable ASCII bytes are the bytes themselves; space is "Ġ" (U+0120).
+// Vocabulary: the 256 byte tokens in byte order (ids 0..255), then merges "Ġ t" -> 256, "h e" -> 257,
+// "Ġt he" -> 258; added <s> 259 (special), </s> 260 (special).
+std::string byte_char(int b) {
+  const bool printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174);
+  if (printable && b < 128) return std::string(1, char(b));
+  int n = 256;
+  for (int x = 0; x < b; ++x)
+    if (!((x >= 33 && x <= 126) || (x >= 161 && x <= 172) || (x >= 174))) ++n;
+  const int cp = printable ? b : n;
+  std::string s;
+  s += char(0xC0 | (cp >> 6));
+  s += char(0x80 | (cp & 0x3F));
+  return s;
+}
+
+std::string tokenizer_json(const std::string& pre = R"({"type":"ByteLevel","add_prefix_space":false})") {
+  std::string vocab;
+  for (int b = 0; b < 256; ++b) {
+    std::string c = byte_char(b);
+    if (c == "\"" || c == "\\") c = "\\" + c;
+    vocab += "\"" + c + "\":" + std::to_string(b) + ",";
+  }
+  vocab += "\"\xC4\xA0t\":256,\"he\":257,\"\xC4\xA0the\":258";
+  return R"({"version":"1.0","added_tokens":[{"id":259,"content":"<s>","special":true},)"
+         R"({"id":260,"content":"</s>","special":true}],"pre_tokenizer":)" + pre +
+         R"(,"decoder":{"type":"ByteLevel"},"model":{"type":"BPE","vocab":{)" + vocab +
+         R"(},"merges":["\u0120 t","h e",["\u0120t","he"]]}})";
+}
+
+}  // namespace
+
+TEST_CASE("gpt2_chunks splits as GPT-2's pattern does") {
+  using V = std::vector<std::string>;
+  CHECK(gpt2_chunks("Mia took her doll.") == V{"Mia", " took", " her", " doll", "."});
+  CHECK(gpt2_chunks("it's 42 cats!!") == V{"it", "'s", " 42", " cats", "!!"});
+  CHECK(gpt2_chunks("a  b\n\nc ") == V{"a", " ", " b", "\n", "\n", "c", " "});
+  CHECK(gpt2_chunks("x \n y") == V{"x", " \n", " y"});
+  CHECK(gpt2_chunks("héllo wörld") == V{"héllo", " wörld"});
+  CHECK(gpt2_chunks("") == V{});
+}
+
+TEST_CASE("the byte-level BPE merges by rank and decodes back to the bytes") {
+  const HfByteBpeTokenizer t(tokenizer_json(), 300, 259, 260);
+  CHECK(t.kind() == "hf-byte-bpe");
+  CHECK(t.vocab_size() == 300);
+  // " the" -> Ġt (256) + he (257) -> Ġthe (258)
+  CHECK(t.encode("the the", false) == std::vector<int>{'t', 257, 258});
+  CHECK(t.encode("the", true) == std::vector<int>{259, 't', 257});
+  const std::string text = "Tom's 3 cats\n sat, then\tleft. é€";
+  CHECK(t.decode(t.encode(text, true)) == text);
+  CHECK(t.token_text(258) == " the");
+  CHECK(t.token_text(259) == "\u25C6");
+  CHECK(t.token_text(260) == "\u25C7");
+  CHECK(t.token_text(0xC3) == "<0xC3>");  // half a character
+  CHECK(t.token_text(280) == "<unused 280>");
+  CHECK(t.decode({259, 'a', 260}) == "a");
+  CHECK_THROWS_AS(t.decode({300}), ModelError);
+}
+
+TEST_CASE("add_prefix_space puts a space before the text") {
+  const HfByteBpeTokenizer t(tokenizer_json(R"({"type":"ByteLevel","add_prefix_space":true})"), 261, 259, 260);
+  CHECK(t.encode("the", false) == std::vector<int>{258});
+}
+
+TEST_CASE("tokenizers that are not byte-level BPE are refused with what is read") {
+  CHECK(error_of([] { HfByteBpeTokenizer(R"({"model":{"type":"Unigram","vocab":[]}})", 10, 0, 1); })
+            .find("model type \"Unigram\"; lookback reads byte-level BPE") != std::string::npos);
+  CHECK(error_of([] { HfByteBpeTokenizer(R"({"model":{"type":"BPE","byte_fallback":true,"vocab":{},"merges":[]}})", 10, 0, 1); })
+            .find("byte_fallback") != std::string::npos);
+  CHECK(error_of([] { HfByteBpeTokenizer(tokenizer_json(R"({"type":"Metaspace"})"), 300, 259, 260); })
+            .find("pre_tokenizer") != std::string::npos);
+  CHECK(error_of([] { HfByteBpeTokenizer(tokenizer_json(), 200, 0, 1); }).find("outside the model's vocabulary of 200") !=
+        std::string::npos);
+}
+
+TEST_CASE("a LlamaForCausalLM config maps to lookback's, with the rotate-half layout") {
+  const ModelConfig c = hf_llama_config(R"({"architectures":["LlamaForCausalLM"],"model_type":"llama",
+    "hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":96,
+    "vocab_size":300,"max_position_embeddings":8192,"rms_norm_eps":1e-5,"rope_theta":500000.0,
+    "tie_word_embeddings":true,"bos_token_id":259,"eos_token_id":[260,261],"hidden_act":"silu",
+    "rope_scaling":null,"torch_dtype":"bfloat16"})");
+  CHECK(c.dim == 64);
+  CHECK(c.n_layers == 2);
+  CHECK(c.n_heads == 4);
+  CHECK(c.n_kv_heads == 2);
+  CHECK(c.head_dim == 16);
+  CHECK(c.hidden_dim == 96);
+  CHECK(c.max_seq_len == kHfMaxContext);
+  CHECK(c.rope_theta == doctest::Approx(500000.0));
+  CHECK(c.rope_layout == RopeLayout::half);
+  CHECK_FALSE(c.qk_norm);
+  CHECK(c.tied_embeddings);
+  CHECK(c.bos_id == 259);
+  CHECK(c.eos_id == 260);
+  CHECK(is_hf_config(R"({"model_type":"llama"})"));
+  CHECK_FALSE(is_hf_config(R"({"dim":4})"));
+  CHECK_FALSE(is_hf_config("not json"));
+}
+
+TEST_CASE("Llama variants lookback does not run are refused by name") {
+  const std::string base = R"({"architectures":["LlamaForCausalLM"],"hidden_size":64,"num_hidden_layers":2,)"
+                           R"("num_attention_heads":4,"intermediate_size":96,"vocab_size":300)";
+  auto err = [](const std::string& text) {
+    try {
+      hf_llama_config(text);
+    } catch (const ModelError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(err(base + "}") == "(no error)");
+  CHECK(err(base + R"(,"rope_scaling":{"type":"linear","factor":2}})").find("rope_scaling") != std::string::npos);
+  CHECK(err(base + R"(,"attention_bias":true})").find("attention_bias") != std::string::npos);
+  CHECK(err(base + R"(,"hidden_act":"gelu"})").find("silu only") != std::string::npos);
+  CHECK(err(R"({"architectures":["MistralForCausalLM"]})").find("LlamaForCausalLM") != std::string::npos);
+  CHECK(err(R"({"architectures":["LlamaForCausalLM"]})").find("missing \"hidden_size\"") != std::string::npos);
+}
+
+TEST_CASE("tensor names follow transformers' Llama") {
+  CHECK(hf_llama_tensor_name("tok_embeddings.weight") == "model.embed_tokens.weight");
+  CHECK(hf_llama_tensor_name("layers.11.attention.wk.weight") == "model.layers.11.self_attn.k_proj.weight");
+  CHECK(hf_llama_tensor_name("layers.0.feed_forward.w1.weight") == "model.layers.0.mlp.gate_proj.weight");
+  CHECK(hf_llama_tensor_name("layers.0.feed_forward.w3.weight") == "model.layers.0.mlp.up_proj.weight");
+  CHECK(hf_llama_tensor_name("layers.3.ffn_norm.weight") == "model.layers.3.post_attention_layernorm.weight");
+  CHECK(hf_llama_tensor_name("output.weight") == "lm_head.weight");
+  CHECK_THROWS_AS(hf_llama_tensor_name("layers.0.attention.q_norm.weight"), ModelError);
+}

@@ -1,0 +1,164 @@
+// Matrix-vector kernel tests (lookback/matvec.hpp): float32, float16 and Q8 against their scalar `_ref` twins
+// for M = 1..8 rows and K, N around the vector width and the Q8 block, with strides and accumulation; hostile
+// inputs (huge and tiny values, zero blocks, NaN and Inf in x); the Q8 quantiser's error bound; and the
+// float32 kernel against linear(). Runs natively and in WebAssembly under Node.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "lookback/kernels.hpp"
+#include "lookback/matvec.hpp"
+#include "lookback/nn.hpp"
+#include "model/fp16.hpp"
+#include "test_util.hpp"
+
+using namespace lookback;
+using lookback::testing::closeness;
+using lookback::testing::Rng;
+using lookback::testing::sizes_around;
+
+namespace {
+
+std::vector<int> widths() {
+  std::vector<int> out = sizes_around(int(simd_width()));
+  for (int k : {7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100}) out.push_back(k);
+  return out;
+}
+
+enum class Format { f32, f16, q8 };
+
+// One [N,K] matrix in every format, and the two ways (fast, ref) of multiplying by it.
+struct Matrix {
+  int N, K;
+  std::vector<float> w;
+  std::vector<std::uint16_t> h;
+  std::vector<std::int8_t> q;
+  std::vector<float> scale;
+  Matrix(std::vector<float> w_, int N_, int K_) : N(N_), K(K_), w(std::move(w_)) {
+    for (float v : w) h.push_back(float_to_half(v));
+    q.resize(std::size_t(N) * q8_blocks(K) * kQ8Block);
+    scale.resize(std::size_t(N) * q8_blocks(K));
+    quantize_q8(w.data(), N, K, q.data(), scale.data());
+  }
+  void run(Format f, bool fast, const float* x, int M, float* y, bool acc, int ldx, int ldy) const {
+    switch (f) {
+      case Format::f32:
+        return (fast ? matvec : matvec_ref)(x, M, K, w.data(), N, y, acc, ldx, ldy);
+      case Format::f16:
+        return (fast ? matvec_f16 : matvec_f16_ref)(x, M, K, h.data(), N, y, acc, ldx, ldy);
+      case Format::q8:
+        return (fast ? matvec_q8 : matvec_q8_ref)(x, M, K, q.data(), scale.data(), N, y, acc, ldx, ldy);
+    }
+  }
+  // closeness of fast against ref on x [M, ldx = K + 3] into y [M, ldy = N + 2] starting at 0.5
+  double compare(Format f, const std::vector<float>& x, int M, bool acc, double tol = 1e-5) const {
+    const int ldx = K + 3, ldy = N + 2;
+    std::vector<float> y1(std::size_t(M) * ldy, 0.5f), y2 = y1;
+    run(f, true, x.data(), M, y1.data(), acc, ldx, ldy);
+    run(f, false, x.data(), M, y2.data(), acc, ldx, ldy);
+    return closeness(y1, y2, tol, tol);
+  }
+};
+
+const Format kFormats[] = {Format::f32, Format::f16, Format::q8};
+const char* name(Format f) { return f == Format::f32 ? "f32" : f == Format::f16 ? "f16" : "q8"; }
+
+}  // namespace
+
+TEST_CASE("matvec (float32, float16, Q8) matches its reference for M = 1..8, K and N around the widths") {
+  Rng rng(21);
+  for (int M : {1, 2, 3, 5, 8})
+    for (int K : widths())
+      for (int N : {1, 3, 4, 5, 9}) {
+        const Matrix W(rng.vec(std::size_t(N) * K), N, K);
+        const std::vector<float> x = rng.vec(std::size_t(M) * (K + 3), -2, 2);
+        for (Format f : kFormats)
+          for (bool acc : {false, true}) {
+            INFO(name(f) << " M=" << M << " K=" << K << " N=" << N << " acc=" << acc);
+            CHECK(W.compare(f, x, M, acc) <= 1.0);
+          }
+      }
+}
+
+TEST_CASE("matvec on hostile values: huge and tiny magnitudes, zero blocks, exact zeros") {
+  Rng rng(22);
+  const int M = 3, K = 70, N = 6;
+  std::vector<float> w = rng.vec(std::size_t(N) * K);
+  for (int k = 32; k < 64; ++k) w[k] = 0.0f;                 // row 0: an all-zero block
+  for (int k = 0; k < K; ++k) w[std::size_t(1) * K + k] *= 1e-3f;  // row 1: small (half: near subnormal)
+  w[std::size_t(2) * K + 5] = 60000.0f;                        // near the half maximum
+  const Matrix W(w, N, K);
+  std::vector<float> x = rng.vec(std::size_t(M) * (K + 3), -1, 1);
+  for (int k = 0; k < 32; ++k) x[k] = 0.0f;                    // x row 0: an all-zero block
+  for (int k = 0; k < K; ++k) x[std::size_t(1) * (K + 3) + k] *= 1e30f;  // x row 1: huge
+  x[std::size_t(2) * (K + 3) + 40] = 1e-30f;                   // x row 2: one tiny value in a block
+  for (Format f : kFormats) {
+    INFO(name(f));
+    CHECK(W.compare(f, x, M, false, 1e-4) <= 1.0);
+  }
+}
+
+TEST_CASE("matvec: NaN or Inf in a row of x gives NaN (Q8) or propagates (float) in that row only") {
+  Rng rng(23);
+  const int M = 3, K = 40, N = 5;
+  const Matrix W(rng.vec(std::size_t(N) * K), N, K);
+  for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+    std::vector<float> x = rng.vec(std::size_t(M) * K);
+    x[std::size_t(1) * K + 33] = bad;
+    for (Format f : kFormats) {
+      INFO(name(f) << " bad=" << bad);
+      std::vector<float> y(std::size_t(M) * N), yr(y.size());
+      W.run(f, true, x.data(), M, y.data(), false, 0, 0);
+      W.run(f, false, x.data(), M, yr.data(), false, 0, 0);
+      for (int n = 0; n < N; ++n) {
+        CHECK(std::isfinite(y[n]));
+        CHECK(std::isfinite(y[std::size_t(2) * N + n]));
+        CHECK(!std::isfinite(y[std::size_t(1) * N + n]));
+        if (f == Format::q8) CHECK(std::isnan(y[std::size_t(1) * N + n]));
+        CHECK(std::isnan(y[std::size_t(1) * N + n]) == std::isnan(yr[std::size_t(1) * N + n]));
+      }
+    }
+  }
+}
+
+TEST_CASE("quantize_q8 keeps every weight within half a step of its block scale; Q8 and f16 stay near float") {
+  Rng rng(24);
+  const int N = 7, K = 77;
+  const std::vector<float> w = rng.vec(std::size_t(N) * K, -0.2f, 0.2f);
+  const Matrix W(w, N, K);
+  const int Kb = q8_blocks(K);
+  for (int n = 0; n < N; ++n)
+    for (int k = 0; k < K; ++k) {
+      const float s = W.scale[std::size_t(n) * Kb + k / kQ8Block];
+      const float back = s * W.q[std::size_t(n) * Kb * kQ8Block + k];
+      CHECK(std::fabs(back - w[std::size_t(n) * K + k]) <= 0.5f * s * 1.0001f);
+    }
+  for (int k = K; k < Kb * kQ8Block; ++k) CHECK(W.q[k] == 0);  // padding of row 0
+  // against the float32 product: relative to Σ|w||x|, Q8 within 1% and f16 within 0.1%
+  const std::vector<float> x = rng.vec(K, -1, 1);
+  std::vector<float> y(N), yq(N), yh(N);
+  matvec_ref(x.data(), 1, K, w.data(), N, y.data(), false);
+  W.run(Format::q8, true, x.data(), 1, yq.data(), false, 0, 0);
+  W.run(Format::f16, true, x.data(), 1, yh.data(), false, 0, 0);
+  for (int n = 0; n < N; ++n) {
+    double mag = 0;
+    for (int k = 0; k < K; ++k) mag += std::fabs(double(w[std::size_t(n) * K + k]) * x[k]);
+    CHECK(std::fabs(yq[n] - y[n]) <= 0.01 * mag);
+    CHECK(std::fabs(yh[n] - y[n]) <= 0.001 * mag);
+  }
+}
+
+TEST_CASE("matvec (float32) agrees with linear() for the decoding shapes") {
+  Rng rng(25);
+  for (int T : {1, 2, 4, 8}) {
+    const int K = 96, N = 37;
+    const auto x = rng.vec(std::size_t(T) * K), w = rng.vec(std::size_t(N) * K);
+    std::vector<float> y1(std::size_t(T) * N), y2(y1.size());
+    matvec(x.data(), T, K, w.data(), N, y1.data(), false);
+    linear(x.data(), T, K, w.data(), N, y2.data(), false);
+    CHECK(closeness(y1, y2, 1e-5, 1e-5) <= 1.0);
+  }
+}

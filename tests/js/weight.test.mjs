@@ -1,0 +1,59 @@
+// node:test tests of resident weight matrices (lb.weight): the same products as lb.gemm for M around the
+// matrix-vector / GEMM switch and the tile sizes, both layouts of b, reuse across calls with different M,
+// argument errors that name what is expected, dispose, and no heap growth over repeated calls.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadLookback } from 'lookback';
+
+const lb = await loadLookback();
+
+function rand(n, seed) {
+  let s = seed;
+  return Float32Array.from({ length: n }, () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return (s >>> 8) / 2 ** 23 - 1;
+  });
+}
+const close = (a, b) => {
+  assert.equal(a.length, b.length);
+  for (let i = 0; i < a.length; i++) assert.ok(Math.abs(a[i] - b[i]) <= 1e-4 * (1 + Math.abs(b[i])), `[${i}] ${a[i]} vs ${b[i]}`);
+};
+
+test('weight.gemm equals gemm for M = 1..9 and 64, with b as [K,N] or [N,K]', () => {
+  const K = 37, N = 21;
+  const b = rand(K * N, 1);
+  for (const transB of [false, true]) {
+    const w = lb.weight(b, { K, N, transB });
+    assert.equal(w.K, K);
+    assert.equal(w.N, N);
+    for (const M of [1, 2, 3, 4, 5, 8, 9, 64]) {
+      const a = rand(M * K, M);
+      close(w.gemm(a, { M }), lb.gemm(a, b, { M, N, K, transB }));
+    }
+    w.dispose();
+  }
+});
+
+test('weight: bad input names the argument; after dispose, calls say so', () => {
+  assert.throws(() => lb.weight(new Float32Array(5), { K: 2, N: 3 }), /b must hold K\*N \(2\*3\) = 6 floats/);
+  assert.throws(() => lb.weight(new Float32Array(6), { K: 2 }), /option "N" is required/);
+  assert.throws(() => lb.weight(Float32Array.of(1, 2, NaN, 4, 5, 6), { K: 2, N: 3 }), /b\[2\] is NaN/);
+  const w = lb.weight(new Float32Array(6), { K: 2, N: 3 });
+  assert.throws(() => w.gemm(new Float32Array(3), { M: 1 }), /a must hold M\*K \(1\*2\) = 2 floats/);
+  assert.throws(() => w.gemm(new Float32Array(2), { M: 1, N: 3 }), /unknown option "N"/);
+  assert.deepEqual(Array.from(w.gemm([1, 2], { M: 1 })), [0, 0, 0]);
+  w.dispose();
+  w.dispose();
+  assert.throws(() => w.gemm([1, 2], { M: 1 }), /disposed/);
+});
+
+test('repeated weight.gemm calls do not grow the heap', () => {
+  const K = 64, N = 96, M = 16;
+  const w = lb.weight(rand(K * N, 3), { K, N });
+  const a = rand(M * K, 4);
+  for (let i = 0; i < 5; i++) w.gemm(a, { M });
+  const before = lb.heapBytes();
+  for (let i = 0; i < 200; i++) w.gemm(a, { M });
+  assert.equal(lb.heapBytes(), before);
+  w.dispose();
+});

@@ -1,0 +1,46 @@
+// A tokenizer's functions for JS, shared by the model bindings (model.cpp, window_model.cpp): ids of a text,
+// the text of ids, each id's display text, and next-token candidates with their text. Only the bindings include this (it includes Embind).
+// Not here: how a tokenizer splits text (wasm/src/model).
+#pragma once
+#include <emscripten/bind.h>
+
+#include "model/sampler.hpp"
+#include "model/tokenizer.hpp"
+#include "model_args.hpp"
+
+namespace lookback::bind {
+
+inline val ints_js(const std::vector<int>& v) {
+  return val::global("Int32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+inline val text_js(const std::string& s) { return val(valid_utf8(s)); }
+
+inline val encode_with(const Tokenizer& t, const val& text, bool bos) {
+  return ints_js(t.encode(string_arg("encode", "text", text), bos));
+}
+
+inline val decode_with(const Tokenizer& t, const val& ids) {
+  return text_js(t.decode(ids_arg("decode", ids, t.vocab_size())));
+}
+
+inline val token_texts_with(const Tokenizer& t, const val& ids) {
+  val out = val::array();
+  for (int id : ids_arg("tokens", ids, t.vocab_size())) out.call<void>("push", val(t.token_text(id)));
+  return out;
+}
+
+// [{id, token, p}] for JS: next-token candidates with their display text.
+inline val token_probs_js(const Tokenizer& t, const std::vector<TokenProb>& probs) {
+  val out = val::array();
+  for (const TokenProb& p : probs) {
+    val item = val::object();
+    item.set("id", p.id);
+    item.set("token", t.token_text(p.id));
+    item.set("p", p.p);
+    out.call<void>("push", item);
+  }
+  return out;
+}
+
+}  // namespace lookback::bind

@@ -1,0 +1,119 @@
+// Embind bindings of the chapter's window model (wasm/src/model/window_model.hpp), handle-based like the
+// transformer's (model.cpp): load from the bundle's bytes, encode/decode/token texts with its tokenizer, the
+// top-k next tokens after a text, dispose. Each validates its arguments and returns an Error object instead
+// of throwing. Not here: the transformer (model.cpp) or finding the files (web/js/api/model.js).
+#include <emscripten/bind.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "args.hpp"
+#include "model/sampler.hpp"
+#include "model/tokenizer.hpp"
+#include "model/window_model.hpp"
+#include "model_args.hpp"
+#include "tokenizer_js.hpp"
+
+namespace lookback::bind {
+namespace {
+
+struct WindowEntry {
+  WindowModel model;
+  std::unique_ptr<Tokenizer> tokenizer;
+};
+
+std::map<int, std::unique_ptr<WindowEntry>>& windows() {
+  static std::map<int, std::unique_ptr<WindowEntry>> models;
+  return models;
+}
+
+WindowEntry& window_entry(const char* fn, double handle) {
+  const auto it = windows().find(int(handle));
+  if (!std::isfinite(handle) || handle != std::floor(handle) || it == windows().end())
+    fail(fn, ": this model was disposed (or never loaded)");
+  return *it->second;
+}
+
+val window_config_js(const WindowModelConfig& c) {
+  val r = val::object();
+  r.set("arch", std::string("window"));
+  r.set("window", c.window);
+  r.set("embed_dim", c.embed_dim);
+  r.set("hidden_dim", c.hidden_dim);
+  r.set("vocab_size", c.vocab_size);
+  r.set("bos_id", c.bos_id);
+  r.set("eos_id", c.eos_id);
+  return r;
+}
+
+val load_js(val safetensors, val config_text, val tokenizer_text) {
+  return guarded([&] {
+    const char* fn = "loadModel";
+    const auto bytes = bytes_arg(fn, "the safetensors file", safetensors);
+    auto entry = std::make_unique<WindowEntry>(WindowEntry{
+        WindowModel(bytes.data(), bytes.size(), string_arg(fn, "config.json", config_text)),
+        bpe_tokenizer_from_json(string_arg(fn, "tokenizer.json", tokenizer_text))});
+    const WindowModelConfig& c = entry->model.config();
+    if (entry->tokenizer->vocab_size() != c.vocab_size)
+      fail(fn, ": the tokenizer has ", entry->tokenizer->vocab_size(), " tokens but the window model's vocabulary has ",
+           c.vocab_size);
+    static int next = 1;
+    const int handle = next++;
+    val r = val::object();
+    r.set("handle", handle);
+    r.set("config", window_config_js(c));
+    r.set("tokenizer", entry->tokenizer->kind());
+    const double W = c.window, E = c.embed_dim, N = c.hidden_dim, V = c.vocab_size;
+    r.set("parameters", V * E + N * W * E + N + V * N + V);
+    windows()[handle] = std::move(entry);
+    return r;
+  });
+}
+
+val dispose_js(double handle) {
+  return guarded([&] { return val(windows().erase(int(handle)) > 0); });
+}
+
+val encode_js(double handle, val text, bool bos) {
+  return guarded([&] { return encode_with(*window_entry("encode", handle).tokenizer, text, bos); });
+}
+
+val decode_js(double handle, val ids) {
+  return guarded([&] { return decode_with(*window_entry("decode", handle).tokenizer, ids); });
+}
+
+val token_texts_js(double handle, val ids) {
+  return guarded([&] { return token_texts_with(*window_entry("tokens", handle).tokenizer, ids); });
+}
+
+// The top-k tokens after ids (the window model sees only the last `window` of them); opts: { topK, temperature }.
+val next_js(double handle, val ids_in, val opts) {
+  return guarded([&] {
+    const char* fn = "next";
+    WindowEntry& e = window_entry(fn, handle);
+    const WindowModelConfig& c = e.model.config();
+    std::vector<int> ids = ids_arg(fn, ids_in, c.vocab_size);
+    if (ids.empty()) fail(fn, ": ids must hold at least one token");
+    const int k = int_arg(fn, "topK", opts["topK"].as<double>(), 1, c.vocab_size);
+    const float temperature = num_arg(fn, "temperature", opts["temperature"].as<double>(), true);
+    // only the last position is needed, and it sees only the last `window` ids
+    if (int(ids.size()) > c.window) ids.erase(ids.begin(), ids.end() - c.window);
+    const std::vector<float> logits = e.model.logits(ids);  // [T, V]
+    const float* last = logits.data() + (ids.size() - 1) * std::size_t(c.vocab_size);
+    return token_probs_js(*e.tokenizer, top_k(last, c.vocab_size, k, temperature));
+  });
+}
+
+}  // namespace
+}  // namespace lookback::bind
+
+EMSCRIPTEN_BINDINGS(lookback_window_model) {
+  using namespace lookback::bind;
+  emscripten::function("windowLoad", &load_js);
+  emscripten::function("windowDispose", &dispose_js);
+  emscripten::function("windowEncode", &encode_js);
+  emscripten::function("windowDecode", &decode_js);
+  emscripten::function("windowTokens", &token_texts_js);
+  emscripten::function("windowNext", &next_js);
+}

@@ -1,0 +1,42 @@
+// lookback matrix-vector kernels: y[M,N] (+)= x[M,K] · W[N,K]ᵀ for a few rows of x (M = 1..8: decoding one
+// token, or a handful), reading each weight from memory once (a group of weight rows stays in cache while
+// every row of x passes over it). The weights are float32, float16 (IEEE half, converted in registers) or
+// Q8 blocks (32 int8 along K with one float scale per block, as llama.cpp's Q8_0; x is quantised per block
+// to int16 for an integer dot product). Each kernel has a scalar `_ref` twin (float64 accumulation).
+// Not here: many-row products (gemm in kernels.hpp) or choosing a format (the model does, at load).
+// Letters: M rows of x, K input width, N output width (weight rows), Kb blocks of 32 along K.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace lookback {
+
+// Row strides: ldx, ldy in floats (0 = dense: K, N). accumulate: y += instead of y =.
+void matvec(const float* x, int M, int K, const float* W, int N, float* y, bool accumulate, int ldx = 0, int ldy = 0);
+void matvec_ref(const float* x, int M, int K, const float* W, int N, float* y, bool accumulate, int ldx = 0,
+                int ldy = 0);
+
+// W: [N, K] IEEE half bits, finite (the fast kernel reads exponent 31 as a finite number, not as ±Inf/NaN).
+void matvec_f16(const float* x, int M, int K, const std::uint16_t* W, int N, float* y, bool accumulate, int ldx = 0,
+                int ldy = 0);
+void matvec_f16_ref(const float* x, int M, int K, const std::uint16_t* W, int N, float* y, bool accumulate,
+                    int ldx = 0, int ldy = 0);
+
+// ---- Q8 blocks --------------------------------------------------------------------------------------------
+constexpr int kQ8Block = 32;
+inline int q8_blocks(int K) { return (K + kQ8Block - 1) / kQ8Block; }
+
+// W[N,K] (finite) -> q: [N, Kb*32] int8 (K padded with zeros), scale: [N, Kb]; w ≈ scale · q with
+// scale = max|w| / 127 over the block (0 for an all-zero block) and q = w · (127 / max|w|) rounded to nearest
+// even (in float).
+void quantize_q8(const float* W, int N, int K, std::int8_t* q, float* scale);
+
+// y (+)= x · Wᵀ for W in Q8 blocks. Each 32-wide block of a row of x is quantised to int16 with its own scale
+// max|x| / 32767 (x · (32767 / max|x|) in float, rounded to nearest even), so the block product is an exact integer sum times the two
+// scales. A row of x holding NaN or ±Inf gives NaN in every output of that row.
+void matvec_q8(const float* x, int M, int K, const std::int8_t* q, const float* scale, int N, float* y,
+               bool accumulate, int ldx = 0, int ldy = 0);
+void matvec_q8_ref(const float* x, int M, int K, const std::int8_t* q, const float* scale, int N, float* y,
+                   bool accumulate, int ldx = 0, int ldy = 0);
+
+}  // namespace lookback

@@ -1,0 +1,80 @@
+// GEMM on a B packed once (lookback/packed_gemm.hpp), from the pieces of the per-call GEMM (simd.hpp: pack_a,
+// pack_b, tile). Layout of the packed B: K in equal blocks of at most kKc, each block holding every NR-column
+// panel [kc][NR] of all N columns (zero-padded). Per K block and per block of MC rows, A is packed once and
+// every panel of B streams past it. Not threaded.
+#include <algorithm>
+#include <vector>
+
+#include "kernels/simd.hpp"
+#include "lookback/kernels.hpp"
+#include "lookback/packed_gemm.hpp"
+
+namespace lookback {
+namespace {
+
+using simd::MR;
+using simd::NR;
+constexpr int kKc = 512;                    // depth of one K block
+constexpr int kMc = (120 + MR - 1) / MR * MR;  // rows of one packed A block
+
+struct Blocking {
+  int kblocks, kc, panels;
+  Blocking(int K, int N) : kblocks((K + kKc - 1) / kKc), kc((K + kblocks - 1) / kblocks), panels((N + NR - 1) / NR) {}
+  // start of K block b (depth min(kc, K - b*kc)) in the packed buffer
+  std::size_t block(int b) const { return std::size_t(b) * panels * kc * NR; }
+};
+
+}  // namespace
+
+std::size_t packed_b_floats(int K, int N) {
+  if (K <= 0 || N <= 0) return 0;
+  const Blocking g(K, N);
+  return std::size_t(g.kblocks) * g.panels * g.kc * NR;
+}
+
+void pack_b_matrix(bool trans, int K, int N, const float* B, int ldb, float* packed) {
+  if (K <= 0 || N <= 0) return;
+  const Blocking g(K, N);
+  for (int b = 0; b < g.kblocks; ++b) {
+    const int k0 = b * g.kc, kc = std::min(g.kc, K - k0);
+    simd::pack_b(trans, kc, N, trans ? B + k0 : B + std::size_t(k0) * ldb, ldb, packed + g.block(b),
+                 std::size_t(kc) * NR);
+  }
+}
+
+void gemm_packed(int M, int N, int K, const float* A, int lda, const float* packed, float* C, int ldc, bool acc) {
+  if (M <= 0 || N <= 0) return;
+  if (K <= 0) {
+    if (!acc)
+      for (int i = 0; i < M; ++i) std::fill(C + std::size_t(i) * ldc, C + std::size_t(i) * ldc + N, 0.0f);
+    return;
+  }
+  const Blocking g(K, N);
+  thread_local std::vector<float> ap;
+  const int mcmax = std::min(M, kMc);
+  ap.resize(std::size_t((mcmax + MR - 1) / MR) * g.kc * MR);
+  for (int b = 0; b < g.kblocks; ++b) {
+    const int k0 = b * g.kc, kc = std::min(g.kc, K - k0);
+    const bool add = acc || b > 0;
+    const float* Bb = packed + g.block(b);
+    for (int i0 = 0; i0 < M; i0 += mcmax) {
+      const int mc = std::min(mcmax, M - i0);
+      for (int i = 0; i < mc; i += MR)
+        simd::pack_a(std::min(MR, mc - i), kc, 1.0f, A + std::size_t(i0 + i) * lda + k0, lda,
+                     ap.data() + std::size_t(i / MR) * kc * MR);
+      for (int p = 0; p < g.panels; ++p) {
+        const float* panel = Bb + std::size_t(p) * kc * NR;
+        for (int i = 0; i < mc; i += MR)
+          simd::tile(std::min(MR, mc - i), std::min(NR, N - p * NR), kc, ap.data() + std::size_t(i / MR) * kc * MR,
+                     panel, C + std::size_t(i0 + i) * ldc + p * NR, ldc, add);
+      }
+    }
+  }
+}
+
+void gemm_packed_ref(int M, int N, int K, const float* A, int lda, bool trans, const float* B, int ldb, float* C,
+                     int ldc, bool acc) {
+  (trans ? gemm_nt_ref : gemm_nn_ref)(M, N, K, A, lda, B, ldb, C, ldc, acc);
+}
+
+}  // namespace lookback

@@ -1,0 +1,137 @@
+// Building the Transformer's matrices in their load-time format (conversion to float16 or Q8 blocks, once)
+// and the product dispatch: matvec kernels for few rows, the packed GEMM for many. Not here: the kernels.
+#include "model/matrices.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lookback/kernels.hpp"
+#include "lookback/matvec.hpp"
+#include "model/errors.hpp"
+#include "model/fp16.hpp"
+
+namespace lookback {
+namespace {
+
+// Floats of converted weights one GEMM call of a compact matrix works on (rows * K).
+constexpr std::size_t kChunkFloats = std::size_t(1) << 18;
+
+// Rows n0..n0+rows of a compact matrix as floats, [rows, K].
+void rows_to_float(const Matrix& W, int n0, int rows, float* out) {
+  const std::size_t K = std::size_t(W.K);
+  if (W.format == WeightFormat::f16) {
+    const std::uint16_t* h = W.f16 + n0 * K;
+    for (std::size_t i = 0; i < rows * K; ++i) out[i] = half_to_float(h[i]);
+    return;
+  }
+  const int Kb = q8_blocks(W.K);
+  for (int r = 0; r < rows; ++r)
+    for (std::size_t k = 0; k < K; ++k) {
+      const std::size_t row = std::size_t(n0 + r);
+      out[r * K + k] = W.scale[row * Kb + k / kQ8Block] * W.q8[row * Kb * kQ8Block + k];
+    }
+}
+
+}  // namespace
+
+WeightFormat weight_format(const std::string& name) {
+  if (name == "f32") return WeightFormat::f32;
+  if (name == "f16") return WeightFormat::f16;
+  if (name == "q8") return WeightFormat::q8;
+  model_error("weights: the format is \"", name, "\"; use \"f32\", \"f16\" or \"q8\"");
+}
+
+const char* weight_format_name(WeightFormat f) {
+  return f == WeightFormat::f32 ? "f32" : f == WeightFormat::f16 ? "f16" : "q8";
+}
+
+void apply(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, int ldy) {
+  if (!ldx) ldx = W.K;
+  if (!ldy) ldy = W.N;
+  if (T <= kMatvecRows) {
+    switch (W.format) {
+      case WeightFormat::f32: return matvec(x, T, W.K, W.f32, W.N, y, acc, ldx, ldy);
+      case WeightFormat::f16: return matvec_f16(x, T, W.K, W.f16, W.N, y, acc, ldx, ldy);
+      case WeightFormat::q8: return matvec_q8(x, T, W.K, W.q8, W.scale, W.N, y, acc, ldx, ldy);
+    }
+  }
+  if (W.format == WeightFormat::f32) return gemm_nt(T, W.N, W.K, x, ldx, W.f32, W.K, y, ldy, acc);
+  const int chunk = std::max<int>(16, int(kChunkFloats / std::size_t(std::max(W.K, 1))) / 16 * 16);
+  thread_local std::vector<float> rows;
+  rows.resize(std::size_t(std::min(chunk, W.N)) * W.K);
+  for (int n0 = 0; n0 < W.N; n0 += chunk) {
+    const int n = std::min(chunk, W.N - n0);
+    rows_to_float(W, n0, n, rows.data());
+    gemm_nt(T, n, W.K, x, ldx, rows.data(), W.K, y + n0, ldy, acc);
+  }
+}
+
+Matrix Matrices::add(const float* w, int N, int K) {
+  Matrix m;
+  m.format = format_, m.N = N, m.K = K;
+  const std::size_t n = std::size_t(N) * K;
+  switch (format_) {
+    case WeightFormat::f32:
+      m.f32 = w;
+      bytes_ += 4 * n;
+      break;
+    case WeightFormat::f16: {
+      const std::size_t at = f16_.size();
+      f16_.resize(at + n);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (std::fabs(w[i]) > 65504.0f) model_error("weights \"f16\": a weight is ", w[i], ", outside the half range");
+        const std::uint16_t h = float_to_half(w[i]);
+        f16_[at + i] = (h & 0x7C00u) ? h : 0;  // subnormal halves flushed to zero (they are slow to convert)
+      }
+      bytes_ += 2 * n;
+      break;
+    }
+    case WeightFormat::q8: {
+      const std::size_t Kb = std::size_t(q8_blocks(K)), at = q8_.size(), sat = scale_.size();
+      q8_.resize(at + N * Kb * kQ8Block);
+      scale_.resize(sat + N * Kb);
+      quantize_q8(w, N, K, q8_.data() + at, scale_.data() + sat);
+      bytes_ += N * Kb * (kQ8Block + 4);
+      break;
+    }
+  }
+  return m;
+}
+
+Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
+  const ModelConfig& c = w.config();
+  const int C = c.dim, HD = c.n_heads * c.head_dim, QKV = HD + 2 * c.n_kv_heads * c.head_dim;
+  const int F = c.hidden_dim, F13 = c.mlp == Mlp::swiglu ? 2 * F : F;
+  // offsets first (the compact buffers grow while adding), pointers after
+  struct Pending {
+    Matrix* m;
+    std::size_t at, scale_at;
+  };
+  std::vector<Pending> pending;
+  auto put = [&](Matrix& m, const float* src, int N, int K) {
+    const std::size_t at = format_ == WeightFormat::f16 ? f16_.size() : q8_.size(), sat = scale_.size();
+    m = add(src, N, K);
+    pending.push_back({&m, at, sat});
+  };
+  std::size_t total = 0, blocks = 0;  // elements and Q8 blocks, to allocate once
+  auto count = [&](int N, int K) { total += std::size_t(N) * K, blocks += std::size_t(N) * q8_blocks(K); };
+  for (int l = 0; l < c.n_layers; ++l) count(QKV, C), count(C, HD), count(F13, C), count(C, F);
+  count(c.vocab_size, C);
+  if (format_ == WeightFormat::f16) f16_.reserve(total);
+  if (format_ == WeightFormat::q8) q8_.reserve(blocks * kQ8Block), scale_.reserve(blocks);
+  layers_.resize(std::size_t(c.n_layers));
+  for (int l = 0; l < c.n_layers; ++l) {
+    const LayerView v = w.layer(l);
+    put(layers_[l].wqkv, v.wqkv, QKV, C);
+    put(layers_[l].wo, v.wo, C, HD);
+    put(layers_[l].w13, v.w13, F13, C);
+    put(layers_[l].w2, v.w2, C, F);
+  }
+  put(classifier_, w.classifier(), c.vocab_size, C);
+  for (const Pending& p : pending) {
+    if (format_ == WeightFormat::f16) p.m->f16 = f16_.data() + p.at;
+    if (format_ == WeightFormat::q8) p.m->q8 = q8_.data() + p.at, p.m->scale = scale_.data() + p.scale_at;
+  }
+}
+
+}  // namespace lookback

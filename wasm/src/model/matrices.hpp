@@ -1,0 +1,66 @@
+// The weight matrices of a Transformer in the form its products read, chosen once at load: float32 (views of
+// the Weights buffer, no copy), float16 or Q8 blocks (copies made once; see lookback/matvec.hpp), and the one
+// product every linear layer goes through. Not here: the other tensors (norms, embedding rows: Weights) or
+// the forward pass (session.cpp).
+// Letters: T rows of x, K input width, N output width.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/weights.hpp"
+
+namespace lookback {
+
+enum class WeightFormat { f32, f16, q8 };
+
+// "f32" | "f16" | "q8" (ModelError otherwise) and back.
+WeightFormat weight_format(const std::string& name);
+const char* weight_format_name(WeightFormat f);
+
+// One [N, K] matrix (y = x·Wᵀ) in one format; only the pointers of its format are set.
+struct Matrix {
+  WeightFormat format = WeightFormat::f32;
+  int N = 0, K = 0;
+  const float* f32 = nullptr;         // [N, K]
+  const std::uint16_t* f16 = nullptr; // [N, K] halves
+  const std::int8_t* q8 = nullptr;    // [N, Kb*32]
+  const float* scale = nullptr;       // [N, Kb]
+};
+
+// y[T,N] (+)= x[T,K] · Wᵀ (row strides ldx, ldy; 0 = dense). Up to kMatvecRows rows read each weight once
+// (matvec kernels); more rows go through the packed GEMM (compact formats: a chunk of rows at a time is
+// converted to float first).
+constexpr int kMatvecRows = 8;
+void apply(const Matrix& W, const float* x, int T, float* y, bool accumulate, int ldx = 0, int ldy = 0);
+
+class Matrices {
+ public:
+  struct Layer {
+    Matrix wqkv, wo, w13, w2;
+  };
+  // f16: halves below the half normal range are flushed to zero; ModelError when a weight exceeds 65504.
+  Matrices(const Weights& w, WeightFormat f);
+  Matrices(const Matrices&) = delete;
+  Matrices& operator=(const Matrices&) = delete;
+
+  WeightFormat format() const { return format_; }
+  const Layer& layer(int l) const { return layers_[std::size_t(l)]; }
+  const Matrix& classifier() const { return classifier_; }
+  // Bytes of every matrix a decoding step reads, in this format.
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  Matrix add(const float* w, int N, int K);
+
+  WeightFormat format_;
+  std::vector<Layer> layers_;
+  Matrix classifier_;
+  std::size_t bytes_ = 0;
+  std::vector<std::uint16_t> f16_;
+  std::vector<std::int8_t> q8_;
+  std::vector<float> scale_;
+};
+
+}  // namespace lookback

@@ -1,0 +1,250 @@
+// <lookback-explorer>: where the trained model looks. Example texts or the reader's own (recomputed as they
+// type; the worker's key/value cache keeps the unchanged start, stale requests are dropped), a layer and a head
+// (or the layer's heads averaged), a query token picked by mouse, touch or arrow keys; a heat strip over the
+// earlier tokens (the future hatched, the start mark ◆ labelled), the head's habits from the model card, and a
+// table of the weights. Heads are named layer.head counting from 1. Not the model: the `model` compute op (ModelWidget).
+import { define, esc, fmt } from './widget-kit.js';
+import { ModelWidget } from './model-widget.js';
+import { drawReport } from './export.js';
+import { EXAMPLES } from './examples.js';
+import { attentionRow, habit, headName, shown } from './model-view.js';
+
+const CSS = `
+.row { margin: .35rem 0; }
+textarea { width: 100%; min-height: 3.2rem; font: inherit; background: var(--lb-page); color: inherit;
+  border: 1px solid var(--lb-rule); border-radius: 6px; padding: .3rem .45rem; }
+select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-radius: 6px; min-height: 34px; }
+.strip { line-height: 2.6; padding: .5rem .4rem; background: var(--lb-page); border-radius: 8px; white-space: pre-wrap;
+  touch-action: manipulation; user-select: none; }
+.strip:focus-visible { outline: 3px solid var(--lb-focus); }
+.tok { position: relative; padding: .25rem 0; border-radius: 3px; box-shadow: inset -1px 0 0 var(--lb-rule); cursor: pointer; font-family: var(--lb-mono); font-size: .9rem;
+  background: color-mix(in srgb, var(--lb-accent) calc(var(--w, 0) * 45%), transparent); }
+.tok.future { color: var(--lb-muted); background: repeating-linear-gradient(135deg, transparent 0 4px, var(--lb-rule) 4px 6px); }
+.tok.query { outline: 2px solid var(--lb-accent-2); }
+.tok.start::after { content: 'start mark'; position: absolute; left: 0; top: -1.1rem; font-size: .62rem; color: var(--lb-muted);
+  white-space: nowrap; line-height: 1; }
+.strip .tok.start { margin-left: .2rem; }
+.caption { font-weight: 600; }
+details { margin-top: .4rem; }
+td.t { font-family: var(--lb-mono); white-space: pre; }
+.bar { display: inline-block; height: .6rem; background: var(--lb-accent); border-radius: 2px; vertical-align: middle; }
+`;
+
+const clampInt = (v, lo, hi, d) => {
+  const n = Number.parseInt(v ?? '', 10);
+  return Number.isFinite(n) ? Math.max(lo, Math.min(hi, n)) : d;
+};
+
+class Explorer extends ModelWidget {
+  static css = CSS;
+  static observedAttributes = ['text', 'example', 'layer', 'head', 'token', 'query-text', 'model'];
+
+  constructor() {
+    super();
+    this.text = EXAMPLES[0].text;
+    this.layer = 0;
+    this.head = 0;       // -1: the layer's heads averaged
+    this.query = null;   // null: the last token
+    this.result = null;
+  }
+
+  attributeChangedCallback(name, _old, v) {
+    if (name === 'text' && v != null) this.text = v;
+    if (name === 'example' && EXAMPLES.some((x) => x.id === v)) this.text = EXAMPLES.find((x) => x.id === v).text;
+    if (name === 'query-text') this.queryText = v?.trim() || null;
+    if (name === 'text' || name === 'example') this.query = null;
+    if (name === 'layer') this.layer = clampInt(v, 1, 64, 1) - 1;
+    if (name === 'head') this.head = v === 'all' ? -1 : clampInt(v, 1, 64, 1) - 1;
+    if (name === 'token') this.query = v == null ? null : clampInt(v, 0, 4096, 0);
+    if (this._built) {
+      this.syncControls();
+      this.invalidate({ now: true });
+    }
+  }
+
+  modelChanged() {
+    this.result = null;
+  }
+
+  build() {
+    this.root.innerHTML = `
+      <p class="title">Where the model looks</p>
+      <div class="row" role="radiogroup" aria-label="Example text">${EXAMPLES.map((e) => `<button type="button" role="radio"
+        data-example="${e.id}" aria-checked="false">${esc(e.label)}</button>`).join('')}</div>
+      <label class="hint" for="text">The text (type your own; it is recomputed as you type)</label>
+      <textarea id="text" spellcheck="false"></textarea>
+      <div class="row">
+        <label>layer <select class="layer"></select></label>
+        <label>head <select class="head"></select></label>
+        <span class="hint">Heads are named layer.head, counting from 1.</span>
+      </div>
+      <p class="hint">Pick the token that looks back: click or touch it, or focus the strip and use the arrow keys.</p>
+      <div class="strip" role="listbox" tabindex="0" aria-label="Tokens; the selected one looks back"></div>
+      <p class="caption" aria-live="polite"></p>
+      <p class="hint habits"></p>
+      <details><summary>Table of the weights</summary><div class="scroll"><table class="num weights"></table></div></details>`;
+    this.area = this.root.querySelector('textarea');
+    this.area.value = this.text;
+    this.area.addEventListener('input', () => {
+      this.markInput();
+      this.text = this.area.value;
+      this.query = null;
+      this.syncExamples();
+      this.invalidate();
+    });
+    this.root.querySelector('[role=radiogroup]').addEventListener('click', (e) => {
+      const b = e.target.closest('[data-example]');
+      if (!b) return;
+      this.markInput();
+      this.text = EXAMPLES.find((x) => x.id === b.dataset.example).text;
+      this.area.value = this.text;
+      this.query = null;
+      this.syncExamples();
+      this.invalidate({ now: true });
+    });
+    this.layerSel = this.root.querySelector('select.layer');
+    this.headSel = this.root.querySelector('select.head');
+    this.layerSel.addEventListener('change', () => { this.markInput(); this.layer = Number(this.layerSel.value); this.invalidate({ now: true }); });
+    this.headSel.addEventListener('change', () => { this.markInput(); this.head = Number(this.headSel.value); this.invalidate({ now: true }); });
+    this.strip = this.root.querySelector('.strip');
+    this.strip.addEventListener('click', (e) => {
+      const t = e.target.closest('[data-i]');
+      if (!t) return;
+      this.pick(Number(t.dataset.i));
+    });
+    this.strip.addEventListener('keydown', (e) => {
+      if (!this.result) return;
+      const T = this.result.tokens.length, q = this.queryIndex();
+      const to = { ArrowLeft: q - 1, ArrowRight: q + 1, ArrowUp: q - 1, ArrowDown: q + 1, Home: 0, End: T - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      this.pick(Math.max(0, Math.min(T - 1, to)));
+    });
+    this.syncExamples();
+  }
+
+  pick(i) {
+    this.markInput();
+    this.queryText = null;
+    this.query = i;
+    this.invalidate({ now: true });
+  }
+
+  syncExamples() {
+    for (const b of this.root.querySelectorAll('[data-example]')) {
+      b.setAttribute('aria-checked', String(EXAMPLES.find((x) => x.id === b.dataset.example).text === this.text));
+    }
+  }
+
+  syncControls() {
+    if (this.area && this.area.value !== this.text) this.area.value = this.text;
+    this.syncExamples();
+    if (this.result) this.fillSelects();
+  }
+
+  fillSelects() {
+    const { L, H } = this.result.shape;
+    this.layer = Math.min(this.layer, L - 1);
+    this.head = Math.min(this.head, H - 1);
+    if (this.layerSel.options.length !== L) {
+      this.layerSel.innerHTML = Array.from({ length: L }, (_, l) => `<option value="${l}">${l + 1}</option>`).join('');
+    }
+    if (this.headSel.options.length !== H + 1) {
+      this.headSel.innerHTML = `${Array.from({ length: H }, (_, h) => `<option value="${h}">${h + 1}</option>`).join('')}
+        <option value="-1">all, averaged</option>`;
+    }
+    this.layerSel.value = String(this.layer);
+    this.headSel.value = String(this.head);
+  }
+
+  // the picked token; unpicked: the last token whose text is the query-text attribute, else the last token
+  queryIndex() {
+    const { tokens } = this.result;
+    if (this.query !== null) return Math.min(this.query, tokens.length - 1);
+    const named = this.queryText ? tokens.findLastIndex((t) => t.text.trim() === this.queryText) : -1;
+    return named >= 0 ? named : tokens.length - 1;
+  }
+
+  async compute() {
+    if (!this.result || this.result.text !== this.text || this.result.model !== this.modelName) {
+      const text = this.text;
+      const [describe, card, tokens, f] = await Promise.all([
+        this.ask('modelInfo', [this.modelName], 'describe', { keep: true }),
+        this.modelCard(),
+        this.askModel('tokens', [text], 'tokens'),
+        this.askModel('forward', [text, { attention: true, window: true }], 'forward'),
+      ]);
+      const ids = f.ids;
+      // a text longer than the context is cut to its start mark and last tokens, as the model reads it
+      const shownTokens = ids.length === tokens.length ? tokens : await this.askModel('tokens', [ids], 'tokens-window');
+      this.result = { text, model: this.modelName, tokens: shownTokens, attention: f.attention, shape: f.shape };
+      this.describe = describe;
+      this.card = card;
+    }
+    this.fillSelects();
+    this.render();
+  }
+
+  get modelName() {
+    return this.getAttribute('model') || 'current';
+  }
+
+  render() {
+    const { tokens, attention, shape } = this.result;
+    const q = this.queryIndex();
+    const row = attentionRow(attention, shape, this.layer, this.head, q);
+    this.row = row;
+    this.strip.innerHTML = tokens.map((t, i) => {
+      const cls = `tok${i > q ? ' future' : ''}${i === q ? ' query' : ''}${i === 0 ? ' start' : ''}`;
+      const w = i <= q ? row[i] : 0;
+      const label = i > q ? `${t.text}, in the future: hidden` : `${t.text}, weight ${fmt(w, 2)}`;
+      return `<span class="${cls}" data-i="${i}" id="t${i}" role="option" aria-selected="${i === q}" aria-label="${esc(label)}"
+        style="--w:${i <= q ? Math.min(1, w).toFixed(3) : 0}">${esc(t.text)}</span>`;
+    }).join('');
+    this.strip.setAttribute('aria-activedescendant', `t${q}`);
+    const name = this.head < 0 ? `layer ${this.layer + 1}, all heads averaged` : `head ${headName(this.layer, this.head)}`;
+    let top = 0;
+    for (let s = 1; s <= q; s++) if (row[s] > row[top]) top = s;
+    this.root.querySelector('.caption').textContent = `${name}: "${tokens[q].text.trim() || tokens[q].text}" puts `
+      + `${fmt(row[top], 2)} of its weight on ${top === q ? 'itself' : `"${tokens[top].text.trim() || tokens[top].text}"`}${top === 0 ? ' (the start mark)' : ''}`
+      + `${q > 0 ? `, ${fmt(row[q - 1], 2)} on the token before it` : ''}, and ${fmt(row[0], 2)} on ◆.`;
+    const habits = this.root.querySelector('.habits');
+    if (this.head >= 0 && this.card?.heads) {
+      const c = this.card.heads;
+      const part = (key, label) => (habit(this.card, key, this.layer, this.head) === null ? ''
+        : `${label} ${fmt(habit(this.card, key, this.layer, this.head), 2)} (even spread ${fmt(c[key].even, 2)})`);
+      habits.textContent = `Measured over held-out texts (model card), head ${headName(this.layer, this.head)}: `
+        + [part('previous_token', 'previous token'), part('start_mark', 'start mark'), part('four_or_more_back', '4 or more back'),
+          part('induction', 'induction (random tokens repeated)')].filter(Boolean).join('; ') + '.';
+    } else habits.textContent = this.card ? '' : 'This model has no card: no measured habits to show.';
+    this.root.querySelector('table.weights').innerHTML = `<caption>${esc(name)}, query ${q} "${esc(shown(tokens[q].text))}"</caption>
+      <thead><tr><th scope="col">position</th><th scope="col">token</th><th scope="col">weight</th><th scope="col"><span class="sr-only">bar</span></th></tr></thead>
+      <tbody>${tokens.slice(0, q + 1).map((t, i) => `<tr data-i="${i}"><td>${i}</td><td class="t">${esc(shown(t.text))}</td>
+        <td class="w">${fmt(row[i], 3)}</td><td><span class="bar" style="width:${Math.round(row[i] * 80)}px"></span></td></tr>`).join('')}</tbody>`;
+    this.emit('lookback-change', { layer: this.layer, head: this.head, query: q, weights: Array.from(row) });
+  }
+
+  exportData() {
+    const { tokens } = this.result;
+    const q = this.queryIndex();
+    return {
+      json: { text: this.result.text, layer: this.layer + 1, head: this.head < 0 ? 'all' : this.head + 1, query: q,
+        tokens: tokens.map((t) => t.text), weights: Array.from(this.row) },
+      csv: [['position', 'token', 'weight'], ...tokens.slice(0, q + 1).map((t, i) => [i, t.text, this.row[i]])],
+    };
+  }
+
+  exportCanvas() {
+    const { tokens } = this.result;
+    const q = this.queryIndex();
+    return drawReport(this, {
+      title: this.root.querySelector('.caption').textContent,
+      blocks: [{ text: this.result.text },
+        { table: { header: ['position', 'token', 'weight'], rows: tokens.slice(0, q + 1).map((t, i) => [i, shown(t.text), fmt(this.row[i], 3)]),
+          fill: (r, c) => (c === 2 ? `rgba(47,95,208,${Math.min(1, this.row[r]).toFixed(2)})` : null) } }],
+    });
+  }
+}
+
+define('lookback-explorer', Explorer);
+export { Explorer };

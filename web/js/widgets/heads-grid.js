@@ -1,0 +1,202 @@
+// <lookback-heads-grid>: every head of the trained model at once, as small maps of its attention weights
+// (queries down, keys across, the future blank) for the chosen text, each labelled with its habits measured
+// over held-out texts (from the model card); sorted by layer or by a habit; a table alternative. Clicking a
+// head (or Enter on it) emits `lookback-open-head` {layer, head} (counting from 0; shown from 1) for the page to
+// open it in the explorer. Not the model: the `model` compute op (ModelWidget).
+import { define, esc, fmt } from './widget-kit.js';
+import { ModelWidget } from './model-widget.js';
+import { drawReport, palette } from './export.js';
+import { EXAMPLES } from './examples.js';
+import { habit, headName } from './model-view.js';
+
+const HABITS = [['previous_token', 'previous token', 'prev'], ['start_mark', 'start mark', 'start'],
+  ['induction', 'induction', 'ind']];
+
+const CSS = `
+select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-radius: 6px; min-height: 34px; }
+.grid { display: grid; grid-template-columns: repeat(var(--cols, 6), minmax(0, 1fr)); gap: .4rem; margin-top: .5rem; }
+@container (max-width: 520px) { .grid { grid-template-columns: repeat(3, minmax(0, 1fr)); } }
+.cell { display: flex; flex-direction: column; align-items: stretch; gap: .15rem; padding: .3rem; font-size: .72rem;
+  line-height: 1.25; text-align: left; }
+.cell canvas { width: 100%; aspect-ratio: 1; image-rendering: pixelated; background: var(--lb-page); border-radius: 3px; }
+.cell b { font-size: .85rem; }
+.cell .s { color: var(--lb-muted); font-variant-numeric: tabular-nums; }
+details { margin-top: .5rem; }
+`;
+
+class HeadsGrid extends ModelWidget {
+  static css = CSS;
+  static observedAttributes = ['text', 'sort', 'model'];
+
+  constructor() {
+    super();
+    this.text = EXAMPLES[0].text;
+    this.sort = 'layer';
+    this.result = null;
+  }
+
+  attributeChangedCallback(name, _old, v) {
+    if (name === 'text' && v != null) this.text = v;
+    if (name === 'model') this.result = null;
+    if (name === 'sort') this.sort = ['layer', ...HABITS.map((h) => h[0])].includes(v) ? v : 'layer';
+    if (this._built) {
+      this.syncControls();
+      this.invalidate({ now: true });
+    }
+  }
+
+  modelChanged() {
+    this.result = null;
+  }
+
+  build() {
+    this.root.innerHTML = `
+      <p class="title">Every head at once</p>
+      <div class="row">
+        <label>text <select class="text">${EXAMPLES.map((e) => `<option value="${e.id}">${esc(e.label)}</option>`).join('')}
+          <option value="own" hidden>the text given</option></select></label>
+        <label>order <select class="sort"><option value="layer">by layer</option>${HABITS.map(([k, l]) => `<option value="${k}">by ${l}</option>`).join('')}</select></label>
+      </div>
+      <p class="hint">Each map: queries down, earlier tokens across; darker is more weight. Under it, the head's habits measured over
+        held-out texts (model card): weight on the previous token, on the start mark ◆, and the induction score. Heads are named
+        layer.head, counting from 1. Click a head, or focus it and press Enter, to open it in the explorer; arrow keys move between heads.</p>
+      <div class="grid" role="group" aria-label="Heads"></div>
+      <details><summary>Table of the heads</summary><div class="scroll"><table class="num heads"></table></div></details>`;
+    this.root.querySelector('select.text').addEventListener('change', (e) => {
+      this.markInput();
+      this.text = EXAMPLES.find((x) => x.id === e.target.value)?.text ?? this.text;
+      this.invalidate({ now: true });
+    });
+    this.root.querySelector('select.sort').addEventListener('change', (e) => {
+      this.markInput();
+      this.sort = e.target.value;
+      this.invalidate({ now: true });
+    });
+    const grid = this.root.querySelector('.grid');
+    grid.addEventListener('click', (e) => {
+      const b = e.target.closest('[data-head]');
+      if (b) this.open(b);
+    });
+    grid.addEventListener('keydown', (e) => {
+      const b = e.target.closest('[data-head]');
+      if (!b) return;
+      const cells = [...grid.querySelectorAll('[data-head]')];
+      const cols = getComputedStyle(grid).gridTemplateColumns.split(' ').length;
+      const i = cells.indexOf(b);
+      const to = { ArrowLeft: i - 1, ArrowRight: i + 1, ArrowUp: i - cols, ArrowDown: i + cols, Home: 0, End: cells.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      this.focusCell(cells, Math.max(0, Math.min(cells.length - 1, to)));
+    });
+    this.syncControls();
+  }
+
+  focusCell(cells, i) {
+    cells.forEach((c, j) => { c.tabIndex = j === i ? 0 : -1; });
+    cells[i].focus();
+  }
+
+  open(cell) {
+    const [layer, head] = cell.dataset.head.split('.').map((x) => Number(x) - 1);
+    this.emit('lookback-open-head', { layer, head, text: this.text });
+  }
+
+  syncControls() {
+    const sel = this.root.querySelector('select.text');
+    sel.value = EXAMPLES.find((x) => x.text === this.text)?.id ?? 'own';
+    this.root.querySelector('select.sort').value = this.sort;
+  }
+
+  async compute() {
+    if (!this.result || this.result.text !== this.text) {
+      const text = this.text;
+      const [card, f] = await Promise.all([
+        this.modelCard(),
+        this.askModel('forward', [text, { attention: true, window: true }], 'forward'),
+      ]);
+      this.result = { text, attention: f.attention, shape: f.shape };
+      this.card = card;
+    }
+    this.syncControls();
+    this.render();
+  }
+
+  // heads in display order: [{layer, head}]
+  order() {
+    const { L, H } = this.result.shape;
+    const all = [];
+    for (let l = 0; l < L; l++) for (let h = 0; h < H; h++) all.push({ layer: l, head: h });
+    if (this.sort !== 'layer') {
+      const v = (x) => habit(this.card, this.sort, x.layer, x.head) ?? -1;
+      all.sort((a, b) => v(b) - v(a));
+    }
+    return all;
+  }
+
+  render() {
+    const { shape } = this.result;
+    const grid = this.root.querySelector('.grid');
+    grid.style.setProperty('--cols', String(shape.H));
+    const heads = this.order();
+    const score = (key, x) => habit(this.card, key, x.layer, x.head);
+    // the visible text is the accessible name: "5.1 prev 0.53 · start 0.00 · ind 0.00"
+    grid.innerHTML = heads.map((x, i) => `<button type="button" class="cell" tabindex="${i ? -1 : 0}" data-head="${headName(x.layer, x.head)}">
+      <canvas width="${shape.T}" height="${shape.T}" aria-hidden="true"></canvas><b>${headName(x.layer, x.head)}</b>
+      <span class="s">${HABITS.map(([k, , s]) => (score(k, x) === null ? '' : `${s} ${fmt(score(k, x), 2)}`)).filter(Boolean).join(' · ') || 'no card'}</span></button>`).join('');
+    grid.querySelectorAll('canvas').forEach((c, i) => this.paint(c, heads[i]));
+    const table = this.root.querySelector('table.heads');
+    const even = (k) => (this.card?.heads?.[k] ? ` (even ${fmt(this.card.heads[k].even, 2)})` : '');
+    table.innerHTML = `<caption>Habits measured over held-out texts (model card), ${this.sort === 'layer' ? 'by layer' : `highest ${this.sort.replace(/_/g, ' ')} first`}</caption>
+      <thead><tr><th scope="col">head</th>${HABITS.map(([k, l]) => `<th scope="col">${l}${even(k)}</th>`).join('')}</tr></thead>
+      <tbody>${heads.map((x) => `<tr data-head="${headName(x.layer, x.head)}"><td>${headName(x.layer, x.head)}</td>${HABITS.map(([k]) => `<td>${score(k, x) === null ? '—' : fmt(score(k, x), 3)}</td>`).join('')}</tr>`).join('')}</tbody>`;
+    this.emit('lookback-change', { order: heads.map((x) => headName(x.layer, x.head)) });
+  }
+
+  themeChanged() {
+    if (this.result) this.render();
+  }
+
+  // the accent colour as [r, g, b] (the canvas normalises any CSS colour to #rrggbb)
+  rgb(ctx) {
+    ctx.fillStyle = palette(this).accent;
+    const hex = /^#([0-9a-f]{6})$/i.exec(ctx.fillStyle);
+    return hex ? [0, 2, 4].map((i) => Number.parseInt(hex[1].slice(i, i + 2), 16)) : [47, 95, 208];
+  }
+
+  paint(canvas, { layer, head }) {
+    const { attention, shape: { T, H } } = this.result;
+    const ctx = canvas.getContext('2d');
+    const img = ctx.createImageData(T, T);
+    const [r, g, b] = this.rgb(ctx);
+    const base = (layer * H + head) * T * T;
+    for (let q = 0; q < T; q++) {
+      for (let s = 0; s <= q; s++) {
+        const o = (q * T + s) * 4, w = Math.sqrt(attention[base + q * T + s]);  // square root: small weights stay visible
+        img.data[o] = r; img.data[o + 1] = g; img.data[o + 2] = b; img.data[o + 3] = Math.round(255 * w);
+      }
+    }
+    ctx.putImageData(img, 0, 0);
+  }
+
+  exportData() {
+    const heads = this.order();
+    const row = (x) => [headName(x.layer, x.head), ...HABITS.map(([k]) => habit(this.card, k, x.layer, x.head))];
+    return {
+      json: { text: this.result.text, sort: this.sort, heads: heads.map((x) => Object.fromEntries([['head', headName(x.layer, x.head)],
+        ...HABITS.map(([k]) => [k, habit(this.card, k, x.layer, x.head)])])) },
+      csv: [['head', ...HABITS.map((h) => h[0])], ...heads.map(row)],
+    };
+  }
+
+  exportCanvas() {
+    const heads = this.order();
+    return drawReport(this, {
+      title: 'Every head: habits measured over held-out texts (model card)',
+      blocks: [{ text: this.result.text }, { table: { header: ['head', ...HABITS.map((h) => h[1])],
+        rows: heads.map((x) => [headName(x.layer, x.head), ...HABITS.map(([k]) => fmt(habit(this.card, k, x.layer, x.head) ?? NaN, 3))]) } }],
+    });
+  }
+}
+
+define('lookback-heads-grid', HeadsGrid);
+export { HeadsGrid };

@@ -1,0 +1,74 @@
+// The "use your own model" box a model widget embeds: drop files on it or pick them (a llama2.c .bin with its
+// tokenizer .bin, or model .safetensors + config.json + tokenizer.json), or go back to Sprout. It asks the
+// controller (op 'useModel') to make them the page's current model, so every model widget switches; the
+// loader's error is shown here. Not the loader and not the registry (web/js/chapter/models.js).
+import { esc } from './widget-kit.js';
+import { modelSource } from './model-files.js';
+
+export const PICKER_CSS = `
+details.own { margin-top: .7rem; }
+details.own summary { cursor: pointer; color: var(--lb-muted); }
+.drop { border: 2px dashed var(--lb-rule); border-radius: 8px; padding: .6rem .8rem; margin-top: .4rem; }
+.drop.over { border-color: var(--lb-accent); background: color-mix(in srgb, var(--lb-accent) 10%, transparent); }
+.drop .model-error { color: var(--lb-accent-2); font-weight: 600; }
+`;
+
+// Builds the box inside `widget` (a ModelWidget); returns the element.
+export function modelPicker(widget) {
+  const box = document.createElement('details');
+  box.className = 'own';
+  box.innerHTML = `<summary>Use your own model</summary>
+    <div class="drop">
+      <p class="hint">Drop a llama2.c checkpoint <code>.bin</code> with its tokenizer <code>.bin</code>, or a
+        <code>.safetensors</code> file with its <code>config.json</code> and <code>tokenizer.json</code>. Every model
+        widget on this page then computes with it, in your browser; nothing is uploaded.</p>
+      <div class="row">
+        <label class="pick"><span class="sr-only">Model files</span><input type="file" multiple
+          accept=".bin,.safetensors,.json"></label>
+        <button type="button" class="sprout">Back to Sprout</button>
+      </div>
+      <p class="model-status" role="status"></p>
+      <p class="model-error" role="alert"></p>
+    </div>`;
+  const drop = box.querySelector('.drop');
+  const status = box.querySelector('.model-status');
+  const error = box.querySelector('.model-error');
+  const use = async (source, label) => {
+    error.textContent = '';
+    status.textContent = source ? `Loading ${label}…` : 'Going back to Sprout…';
+    try {
+      const now = await widget.ask('useModel', [source, label], 'useModel', { keep: true });
+      status.innerHTML = `Every model widget now uses <b>${esc(now.label)}</b>.`;
+    } catch (err) {
+      status.textContent = '';
+      error.textContent = `Could not load the model: ${err.message}`;
+    }
+  };
+  const take = async (fileList) => {
+    const files = await Promise.all([...fileList].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+    let picked;
+    try {
+      picked = modelSource(files);
+    } catch (err) {
+      status.textContent = '';
+      error.textContent = err.message;
+      return;
+    }
+    await use(picked.source, picked.label);
+  };
+  const input = box.querySelector('input[type=file]');
+  input.addEventListener('change', () => take(input.files).finally(() => { input.value = ''; }));
+  box.querySelector('.sprout').addEventListener('click', () => use(null, 'Sprout'));
+  drop.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    drop.classList.add('over');
+  });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    box.open = true;
+    take(e.dataTransfer.files);
+  });
+  return box;
+}

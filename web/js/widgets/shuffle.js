@@ -1,0 +1,329 @@
+// <lookback-shuffle>: the shuffle test. The earlier tokens of a text are shuffled (again at a press, or moved by
+// drag or keyboard) while the start mark and the last token stay put, and every token's output is compared
+// before and after: one attention layer alone (the core's attention, each token's embedding as its query, key
+// and value, no positions), and the whole model with rotary positions off and on. Every number comes from the
+// core; the widget only compares them. Not a claim checker: it reports whatever the core measures.
+import { LookbackWidget, define, esc, fmt, seeded } from './widget-kit.js';
+import { drawReport } from './export.js';
+import { callModel, modelFor } from './model-handle.js';
+
+const TEXT = 'The dog chased the cat.';
+// A layer output counts as changed past this relative difference (float32 sums in another order differ by ~1e-7).
+const LAYER_TOL = 1e-5;
+// A next-token distribution counts as changed past this total variation distance.
+const MODEL_TOL = 1e-3;
+
+const RUNS = [
+  { id: 'layer', label: 'One attention layer', note: 'each token\'s embedding as its query, key and value; no positions' },
+  { id: 'off', label: 'Sprout, positions off', note: 'all layers, rotary positions switched off' },
+  { id: 'on', label: 'Sprout, positions on', note: 'all layers, with rotary positions (RoPE), as trained' },
+];
+
+const CSS = `
+.tokens { display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; margin: .3rem 0 .5rem; touch-action: none; }
+.tokens .lab { color: var(--lb-muted); font-size: .85rem; min-width: 5.2rem; }
+.tok { font-family: var(--lb-mono); font-size: .9rem; padding: .2rem .45rem; border-radius: 6px; border: 1px solid var(--lb-rule);
+  background: var(--lb-page); white-space: pre; min-height: 32px; }
+button.tok { cursor: grab; }
+button.tok.dragging { cursor: grabbing; outline: 2px dashed var(--lb-accent); }
+.tok.fixed { color: var(--lb-muted); }
+.tok.moved { border-color: var(--lb-accent); }
+.result { margin: .5rem 0; }
+.result b { font-variant-numeric: tabular-nums; }
+td.same { color: var(--lb-muted); }
+td.changed { color: var(--lb-accent-2); font-weight: 600; }
+table.summary th .note { display: block; font-weight: 400; }
+table.summary td.top { white-space: nowrap; }
+@container (max-width: 520px) { table.summary th .note { display: none; } table.summary { font-size: .85rem; } }
+label.text { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin-bottom: .4rem; }
+label.text input { flex: 1 1 14rem; }
+`;
+
+class Shuffle extends LookbackWidget {
+  static css = CSS;
+  static observedAttributes = ['text', 'seed', 'model', 'order'];
+
+  constructor() {
+    super();
+    this.readAttributes();
+  }
+
+  readAttributes() {
+    this.text = this.getAttribute('text') || TEXT;
+    this.source = this.getAttribute('model') || 'sprout';
+    const seed = Number.parseInt(this.getAttribute('seed') ?? '1', 10);
+    this.seed = Number.isFinite(seed) ? seed : 1;
+    this.wantOrder = null;
+    const raw = this.getAttribute('order');
+    if (raw) {
+      try {
+        this.wantOrder = JSON.parse(raw);
+      } catch {
+        console.warn(`<${this.localName}>: ignoring order="${raw}" (not JSON)`);
+      }
+    }
+    this.tokens = null;
+  }
+
+  attributeChangedCallback() {
+    this.readAttributes();
+    if (this._built) {
+      this.root.querySelector('input.text').value = this.text;
+      this.invalidate({ now: true });
+    }
+  }
+
+  build() {
+    this.root.innerHTML = `
+      <p class="title">The shuffle test</p>
+      <label class="text">text <input type="text" class="text" spellcheck="false"></label>
+      <div class="tokens original" role="group" aria-label="The text in order"></div>
+      <div class="tokens shuffled" role="group" aria-label="The shuffled text: move a token with Shift or Alt and the arrow keys, or drag it"></div>
+      <div class="row"><button type="button" class="again">Shuffle again</button><button type="button" class="reset">Put back in order</button></div>
+      <p class="hint">The start mark ◆ and the last token stay where they are; the tokens between them are shuffled.
+        Drag a token, or focus it and press Shift + ← or → to move it.</p>
+      <p class="result" aria-live="polite"></p>
+      <div class="scroll"><table class="num summary"><caption>The last token's output, before and after the shuffle</caption>
+        <thead><tr><th scope="col">computation</th><th scope="col">last output</th><th scope="col">change</th><th scope="col">next token, before → after</th></tr></thead>
+        <tbody></tbody></table></div>
+      <details open><summary>Every token's output</summary><div class="scroll"><table class="num each">
+        <caption>Each token's output, compared with the same token's output in the original order</caption>
+        <thead><tr><th scope="col">token</th>${RUNS.map((r) => `<th scope="col">${esc(r.label)}</th>`).join('')}</tr></thead>
+        <tbody></tbody></table></div></details>`;
+    const input = this.root.querySelector('input.text');
+    input.value = this.text;
+    input.addEventListener('change', () => {
+      this.markInput();
+      this.text = input.value.trim() || TEXT;
+      this.tokens = null;
+      this.wantOrder = null;
+      this.invalidate({ now: true });
+    });
+    this.root.querySelector('.again').addEventListener('click', () => {
+      if (!this.order) return;
+      this.markInput();
+      this.seed += 1;
+      this.order = this.shuffled(this.order.length);
+      this.invalidate({ now: true });
+    });
+    this.root.querySelector('.reset').addEventListener('click', () => {
+      if (!this.order) return;
+      this.markInput();
+      this.order = this.order.map((_, i) => i + 1);
+      this.invalidate({ now: true });
+    });
+    const row = this.root.querySelector('.shuffled');
+    row.addEventListener('keydown', (e) => this.onKey(e));
+    row.addEventListener('pointerdown', (e) => {
+      const b = e.target.closest('button.tok');
+      if (!b) return;
+      this.drag = { id: e.pointerId, from: Number(b.dataset.pos) };
+      row.setPointerCapture(e.pointerId);
+      b.classList.add('dragging');
+    });
+    row.addEventListener('pointermove', (e) => {
+      if (this.drag?.id !== e.pointerId) return;
+      const over = this.root.elementFromPoint(e.clientX, e.clientY)?.closest?.('button.tok');
+      if (!over) return;
+      const to = Number(over.dataset.pos);
+      if (to !== this.drag.from) {
+        this.markInput();
+        this.move(this.drag.from, to);
+        this.drag.from = to;
+      }
+    });
+    const stop = (e) => {
+      if (this.drag?.id === e.pointerId) this.drag = null;
+      this.root.querySelectorAll('.dragging').forEach((b) => b.classList.remove('dragging'));
+    };
+    row.addEventListener('pointerup', stop);
+    row.addEventListener('pointercancel', stop);
+  }
+
+  // A seeded shuffle of the positions 1..n that is never the original order (when n > 1).
+  shuffled(n) {
+    const { uniform } = seeded(this.seed);
+    const p = Array.from({ length: n }, (_, i) => i + 1);
+    for (let tries = 0; tries < 20; tries++) {
+      for (let i = n - 1; i > 0; i--) {
+        const j = Math.floor(uniform() * (i + 1));
+        [p[i], p[j]] = [p[j], p[i]];
+      }
+      if (n < 2 || p.some((x, i) => x !== i + 1)) break;
+    }
+    return p;
+  }
+
+  // Moves the token at shuffled position `from` (1-based, inside the span) to `to`, shifting the others.
+  move(from, to, focus = false) {
+    const n = this.order.length;
+    if (from < 1 || from > n || to < 1 || to > n || from === to) return;
+    const [t] = this.order.splice(from - 1, 1);
+    this.order.splice(to - 1, 0, t);
+    this.drawTokens(focus ? to : null);
+    this.invalidate();
+  }
+
+  onKey(e) {
+    const b = e.target.closest('button.tok');
+    if (!b) return;
+    const pos = Number(b.dataset.pos), d = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
+    if (d !== undefined && (e.shiftKey || e.altKey)) {
+      e.preventDefault();
+      this.markInput();
+      this.move(pos, pos + d, true);
+    } else if (d !== undefined || e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      const n = this.order.length;
+      const next = e.key === 'Home' ? 1 : e.key === 'End' ? n : Math.max(1, Math.min(n, pos + d));
+      this.root.querySelector(`button.tok[data-pos="${next}"]`)?.focus();
+    }
+  }
+
+  shuffledTokens() {
+    const T = this.tokens.length;
+    return [this.tokens[0], ...this.order.map((o) => this.tokens[o]), this.tokens[T - 1]];
+  }
+
+  drawTokens(focusPos = null) {
+    const T = this.tokens.length;
+    const chip = (t, cls = '') => `<span class="tok ${cls}">${esc(t.text)}</span>`;
+    this.root.querySelector('.original').innerHTML = `<span class="lab">in order</span>${this.tokens.map((t, i) => chip(t, i === 0 || i === T - 1 ? 'fixed' : '')).join('')}`;
+    const mid = this.order.map((o, k) => `<button type="button" class="tok${o !== k + 1 ? ' moved' : ''}" data-pos="${k + 1}"
+      tabindex="${(focusPos ?? 1) === k + 1 ? 0 : -1}" aria-label="${esc(this.tokens[o].text.trim() || this.tokens[o].text)}, position ${k + 2} of ${T}${o !== k + 1 ? `, was ${o + 1}` : ''}">${esc(this.tokens[o].text)}</button>`).join('');
+    this.root.querySelector('.shuffled').innerHTML = `<span class="lab">shuffled</span>${chip(this.tokens[0], 'fixed')}${mid}${chip(this.tokens[T - 1], 'fixed')}`;
+    if (focusPos) this.root.querySelector(`button.tok[data-pos="${focusPos}"]`)?.focus();
+  }
+
+  async compute() {
+    const model = await modelFor(this, this.source);
+    if (!this.tokens) {
+      this.tokens = await callModel(this, model, 'tokens', [this.text], 'tokens');
+      const n = this.tokens.length - 2;
+      if (n < 2) throw new Error('the text needs at least two tokens between the start mark and the last token');
+      const want = this.wantOrder;
+      const valid = Array.isArray(want) && want.length === n && [...want].sort((a, b) => a - b).every((x, i) => x === i + 1);
+      if (want && !valid) console.warn(`<${this.localName}>: ignoring order (not a permutation of 1..${n})`);
+      this.order = valid ? want.slice() : this.shuffled(n);
+    }
+    this.drawTokens(this.root.activeElement?.closest?.('button.tok') ? Number(this.root.activeElement.dataset.pos) : null);
+    const ids = this.tokens.map((t) => t.id);
+    const T = ids.length;
+    const shuffledIds = this.shuffledTokens().map((t) => t.id);
+    const run = (x, positions, name) => callModel(this, model, 'forward', [x, { positions, residuals: !positions }], name);
+    const [off0, off1, on0, on1] = await Promise.all([
+      run(ids, false, 'off0'), run(shuffledIds, false, 'off1'), run(ids, true, 'on0'), run(shuffledIds, true, 'on1'),
+    ]);
+    const { C, H, V } = off0.shape;
+    const attend = (f, name) => this.ask('attention', [f.residuals.subarray(0, T * C), f.residuals.subarray(0, T * C),
+      f.residuals.subarray(0, T * C), { T, heads: H, d: C / H, causal: true, weights: false }], name);
+    const probs = (f, name) => this.ask('softmax', [f.logits, { rows: T, cols: V }], name);
+    const next = (x, positions, name) => callModel(this, model, 'next', [x, { topK: 1, positions }], name);
+    const [l0, l1, p00, p01, p10, p11, n00, n01, n10, n11] = await Promise.all([
+      attend(off0, 'layer0'), attend(off1, 'layer1'),
+      probs(off0, 'p-off0'), probs(off1, 'p-off1'), probs(on0, 'p-on0'), probs(on1, 'p-on1'),
+      next(ids, false, 'n-off0'), next(shuffledIds, false, 'n-off1'), next(ids, true, 'n-on0'), next(shuffledIds, true, 'n-on1'),
+    ]);
+    // where each original token sits in the shuffled text
+    const where = new Array(T);
+    where[0] = 0;
+    where[T - 1] = T - 1;
+    this.order.forEach((o, k) => { where[o] = k + 1; });
+    const layer = compareRows(l0.output, l1.output, C, where, relativeDifference);
+    const off = compareRows(p00.weights, p01.weights, V, where, totalVariation);
+    const on = compareRows(p10.weights, p11.weights, V, where, totalVariation);
+    this.result = {
+      ids, shuffledIds, where,
+      layer: { change: layer, changed: layer.map((x) => x > LAYER_TOL) },
+      off: { change: off, changed: off.map((x) => x > MODEL_TOL), top: [n00[0], n01[0]] },
+      on: { change: on, changed: on.map((x) => x > MODEL_TOL), top: [n10[0], n11[0]] },
+    };
+    this.render();
+  }
+
+  render() {
+    const r = this.result, T = r.ids.length, last = T - 1;
+    const lastText = this.tokens[last].text;
+    const tok = (t) => `"${t.token.trim() || t.token}" ${fmt(t.p)}`;
+    const size = (run, i) => (run.id === 'layer' ? `largest relative difference ${r.layer.change[i].toExponential(1)}`
+      : `total variation ${fmt(r[run.id].change[i], 3)}`);
+    this.root.querySelector('table.summary tbody').innerHTML = RUNS.map((run) => {
+      const changed = r[run.id].changed[last], top = r[run.id].top;
+      return `<tr data-run="${run.id}"><th scope="row">${esc(run.label)}<span class="hint note">${esc(run.note)}</span></th>
+        <td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'}</td><td class="change">${esc(size(run, last))}</td>
+        <td class="top">${top ? `${esc(tok(top[0]))}<br>→ ${esc(tok(top[1]))}` : '—'}</td></tr>`;
+    }).join('');
+    this.root.querySelector('table.each tbody').innerHTML = this.tokens.map((t, i) => `<tr data-i="${i}"><th scope="row">${esc(t.text)}</th>${
+      RUNS.map((run) => {
+        const changed = r[run.id].changed[i], x = r[run.id].change[i];
+        return `<td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'} (${run.id === 'layer' ? x.toExponential(1) : fmt(x, 3)})</td>`;
+      }).join('')}</tr>`).join('');
+    const moved = r.where.some((w, i) => w !== i);
+    const layer = r.layer.change[last], off = r.off, on = r.on;
+    const earlier = r.layer.changed.filter(Boolean).length;
+    this.root.querySelector('.result').textContent = !moved
+      ? 'The text is in its original order: nothing moved, so no output changes. Shuffle it.'
+      : `One attention layer: the output at "${lastText}" is ${r.layer.changed[last] ? 'changed' : 'unchanged'} `
+        + `(largest relative difference ${layer.toExponential(1)}${r.layer.changed[last] ? '' : ', float rounding'}), `
+        + `while ${earlier} earlier token${earlier === 1 ? '\'s' : 's\''} output${earlier === 1 ? '' : 's'} changed with ${earlier === 1 ? 'its' : 'their'} prefix. `
+        + `The whole model with positions off: the next-token distribution at "${lastText}" `
+        + `${off.changed[last] ? `moved by total variation ${fmt(off.change[last], 3)}` : 'did not move'} `
+        + `(top ${tok(off.top[0])} → ${tok(off.top[1])}): `
+        + `${off.changed[last] ? 'stacked causal layers still notice the order' : 'no order leaked through the layers for this text'}. `
+        + `With positions on: total variation ${fmt(on.change[last], 3)}.`;
+    this.dataset.layerChange = String(layer);
+    this.dataset.modelChange = String(off.change[last]);
+    this.emit('lookback-change', { order: this.order.slice(), layer: layer, positionsOff: off.change[last], positionsOn: on.change[last] });
+  }
+
+  exportData() {
+    const r = this.result;
+    if (!r) return { json: {}, csv: [['token']] };
+    const json = {
+      text: this.text, model: this.source, tokens: this.tokens, order: [0, ...this.order, this.tokens.length - 1],
+      shuffledIds: r.shuffledIds, tolerances: { layerRelative: LAYER_TOL, totalVariation: MODEL_TOL },
+      runs: Object.fromEntries(RUNS.map((run) => [run.id, { label: run.label, change: r[run.id].change, changed: r[run.id].changed,
+        top: r[run.id].top ?? null }])),
+    };
+    const csv = [['position', 'token', 'shuffled_position', ...RUNS.flatMap((run) => [`${run.id}_change`, `${run.id}_changed`])],
+      ...this.tokens.map((t, i) => [i, t.text, r.where[i], ...RUNS.flatMap((run) => [r[run.id].change[i], r[run.id].changed[i]])])];
+    return { json, csv };
+  }
+
+  exportCanvas() {
+    const r = this.result;
+    return drawReport(this, {
+      title: 'The shuffle test',
+      blocks: [
+        { text: `in order: ${this.tokens?.map((t) => t.text).join(' | ') ?? ''}` },
+        { text: `shuffled: ${r ? this.shuffledTokens().map((t) => t.text).join(' | ') : ''}` },
+        { text: this.root.querySelector('.result').textContent, size: 13 },
+        { table: { header: ['token', ...RUNS.map((x) => x.label)], rows: (this.tokens || []).map((t, i) => [t.text,
+          ...RUNS.map((run) => (r ? `${r[run.id].changed[i] ? 'changed' : 'same'}` : ''))]) } },
+      ],
+    });
+  }
+}
+
+// For every original token i: how far its row in b (at shuffled position where[i]) is from its row in a.
+function compareRows(a, b, width, where, measure) {
+  return where.map((w, i) => measure(a.subarray(i * width, (i + 1) * width), b.subarray(w * width, (w + 1) * width)));
+}
+
+function relativeDifference(x, y) {
+  let diff = 0, size = 0;
+  for (let i = 0; i < x.length; i++) {
+    diff = Math.max(diff, Math.abs(x[i] - y[i]));
+    size = Math.max(size, Math.abs(x[i]));
+  }
+  return size > 0 ? diff / size : diff;
+}
+
+function totalVariation(p, q) {
+  let s = 0;
+  for (let i = 0; i < p.length; i++) s += Math.abs(p[i] - q[i]);
+  return s / 2;
+}
+
+define('lookback-shuffle', Shuffle);
+export { Shuffle };
