@@ -47,7 +47,6 @@ val create_js(val o) {
     x.batch = int_arg(fn, "batch", o["batch"].as<double>(), 1, 256);
     x.lr = num_arg(fn, "lr", o["lr"].as<double>(), true);
     x.warmup = int_arg(fn, "warmup", o["warmup"].as<double>(), 0, 1e6);
-    x.steps = int_arg(fn, "steps", o["steps"].as<double>(), 1, 1e7);
     x.seed = std::uint64_t(int_arg(fn, "seed", o["seed"].as<double>(), 0, 2147483647.0));
     x.held_out = int_arg(fn, "heldOut", o["heldOut"].as<double>(), 1, 1024);
     x.probes = int_arg(fn, "probes", o["probes"].as<double>(), 1, 64);

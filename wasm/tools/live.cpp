@@ -14,6 +14,9 @@ namespace {
 
 const char* kHelp = R"(usage: lookback-live [options]
   --task NAME       induction, previous or corpus (default induction)
+  --alphabet N      random tokens of the induction and previous tasks (default 188)
+  --repeat N[:M]    induction: the first copy's length, or a range (default T/2 - 3T/16 : T/2, 10:16 at T = 32)
+  --repeats-inside  induction: tokens may repeat inside the first copy (default: all distinct)
   --layers N        1 to 4 (default 2)
   --mlp             SwiGLU MLPs (default: attention only)
   --no-qk-norm      plain dot products (default: Sprout's QK-norm)
@@ -21,7 +24,8 @@ const char* kHelp = R"(usage: lookback-live [options]
   --dim N           d_model (default 64)    --heads N   heads per layer (default 2)
   --seq N           tokens per row (default 32)
   --batch N         rows per step (default 16)
-  --lr X            peak learning rate (default 0.003)   --warmup N (default 20)   --wd X  weight decay (default 0)
+  --lr X            learning rate after warm-up (default 0.003)   --warmup N (default 50)
+  --beta2 X         Adam's (default 0.99)  --wd X  weight decay (default 0)
   --steps N         steps (default 200)    --seed S (default 1)
   --eval-every N    held-out losses and head scores every N steps (default 0: never)
 Prints {"steps": [...], "loss": [...], "evals": [...], "steps_per_s": X} as one JSON line.
@@ -32,7 +36,7 @@ Prints {"steps": [...], "loss": [...], "evals": [...], "steps_per_s": X} as one 
 int main(int argc, char** argv) {
   using namespace lookback::live;
   LiveOptions o;
-  o.steps = 200;
+  long steps = 200;
   int eval_every = 0;
   try {
     for (int i = 1; i < argc; ++i) {
@@ -46,6 +50,13 @@ int main(int argc, char** argv) {
         return 0;
       }
       if (a == "--task") o.task = next();
+      else if (a == "--alphabet") o.alphabet = std::stoi(next());
+      else if (a == "--repeat") {
+        const std::string v = next();
+        const auto colon = v.find(':');
+        o.repeat_min = std::stoi(v.substr(0, colon));
+        o.repeat_max = colon == std::string::npos ? o.repeat_min : std::stoi(v.substr(colon + 1));
+      } else if (a == "--repeats-inside") o.distinct = false;
       else if (a == "--layers") o.model.layers = std::stoi(next());
       else if (a == "--mlp") o.model.mlp = true;
       else if (a == "--no-qk-norm") o.model.qk_norm = false;
@@ -56,10 +67,9 @@ int main(int argc, char** argv) {
       else if (a == "--batch") o.batch = std::stoi(next());
       else if (a == "--lr") o.lr = std::stof(next());
       else if (a == "--warmup") o.warmup = std::stoi(next());
+      else if (a == "--beta2") o.beta2 = std::stof(next());
       else if (a == "--wd") o.weight_decay = std::stof(next());
-      else if (a == "--shared") o.model.shared = std::stof(next());
-      else if (a == "--ov-scale") o.model.ov_scale = std::stof(next());
-      else if (a == "--steps") o.steps = std::stol(next());
+      else if (a == "--steps") steps = std::stol(next());
       else if (a == "--seed") o.seed = std::stoull(next());
       else if (a == "--eval-every") eval_every = std::stoi(next());
       else throw std::invalid_argument("unknown option " + a + " (see --help)");
@@ -68,13 +78,13 @@ int main(int argc, char** argv) {
     std::string loss = "[", evals = "[";
     double train_s = 0;
     char buf[512];
-    for (long s = 1; s <= o.steps; ++s) {
+    for (long s = 1; s <= steps; ++s) {
       const auto t0 = std::chrono::steady_clock::now();
       const double l = run.step();
       train_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::snprintf(buf, sizeof buf, "%s%.9g", s > 1 ? "," : "", l);
       loss += buf;
-      if (eval_every > 0 && (s % eval_every == 0 || s == o.steps)) {
+      if (eval_every > 0 && (s % eval_every == 0 || s == steps)) {
         const Losses e = run.evaluate();
         const ProbeView p = run.probe();
         double prev = 0, ind = 0;
@@ -86,7 +96,7 @@ int main(int argc, char** argv) {
       }
     }
     std::printf("{\"parameters\":%zu,\"loss\":%s],\"evals\":%s],\"steps_per_s\":%.4g}\n", run.parameters(),
-                loss.c_str(), evals.c_str(), double(o.steps) / train_s);
+                loss.c_str(), evals.c_str(), double(steps) / train_s);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "lookback-live: %s\n", e.what());
     return 1;

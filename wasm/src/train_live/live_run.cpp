@@ -14,13 +14,9 @@
 namespace lookback::live {
 namespace {
 
-constexpr int kTrainRows = 8192;  // rows of generated data for the tasks that are not drills
-
 void check(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("live training: " + what);
 }
-
-train::SproutTrain& sprout(train::Trainer& t) { return static_cast<train::SproutTrain&>(t.model()); }
 
 // Mean loss of the scored targets (all when every is set) of one row's logits [T, V].
 void row_losses(const std::vector<float>& logits, const std::uint16_t* ids, const std::uint8_t* scored, int T,
@@ -42,7 +38,8 @@ ModelConfig live_config(const LiveModel& m, bool runtime) {
   check(m.layers >= 1 && m.layers <= 4, "layers must be 1 to 4");
   check(m.heads >= 1 && m.heads <= 8, "heads must be 1 to 8");
   check(m.dim >= 8 && m.dim <= 256 && m.dim % (2 * m.heads) == 0, "dim must be 8 to 256, a multiple of 2 * heads");
-  check(m.seq_len >= 2 * kMinRepeat + 1 && m.seq_len <= 128, "seq_len must be 13 to 128");
+  check(m.seq_len >= 2 * kMinRepeat + 1 && m.seq_len <= 128,
+        "seq_len must be " + std::to_string(2 * kMinRepeat + 1) + " to 128");
   check(std::isfinite(m.qk_gain) && m.qk_gain > 0 && m.qk_gain <= 8, "qk_gain must be in (0, 8]");
   ModelConfig c;
   c.arch = "sprout";
@@ -53,71 +50,64 @@ ModelConfig live_config(const LiveModel& m, bool runtime) {
   return c;
 }
 
-LiveRun::LiveRun(const LiveOptions& o) : opt_(o), task_(parse_task(o.task)), train_cfg_(live_config(o.model, false)) {
+namespace {
+
+TaskSpec spec_of(const LiveOptions& o) {
+  TaskSpec s;
+  s.task = parse_task(o.task);
+  s.alphabet = o.alphabet, s.repeat_min = o.repeat_min, s.repeat_max = o.repeat_max, s.distinct = o.distinct;
+  check_spec(s, o.model.seq_len);
+  return s;
+}
+
+AdamOptions adam_of(const LiveOptions& o) {
   check(o.batch >= 1 && o.batch <= 256, "batch must be 1 to 256");
   check(std::isfinite(o.lr) && o.lr > 0 && o.lr <= 0.1f, "lr must be in (0, 0.1]");
-  check(o.steps >= 1 && o.warmup >= 0, "steps must be >= 1 and warmup >= 0");
+  check(o.warmup >= 0, "warmup must be >= 0");
+  check(std::isfinite(o.beta2) && o.beta2 > 0 && o.beta2 < 1, "beta2 must be in (0, 1)");
   check(std::isfinite(o.weight_decay) && o.weight_decay >= 0 && o.weight_decay <= 1, "weight_decay must be in [0, 1]");
+  AdamOptions a;
+  a.lr = o.lr, a.warmup = o.warmup, a.beta2 = o.beta2, a.weight_decay = o.weight_decay;
+  return a;
+}
+
+}  // namespace
+
+LiveRun::LiveRun(const LiveOptions& o)
+    : opt_(o), spec_(spec_of(o)), train_cfg_(live_config(o.model, false)), model_(train_cfg_),
+      w_(model_.n_params()), grad_(model_.n_params()), adam_(adam_of(o), model_.n_params()) {
   check(o.held_out >= 1 && o.held_out <= 1024 && o.probes >= 1 && o.probes <= 64, "held_out 1..1024, probes 1..64");
-  const int T = train_cfg_.max_seq_len;
-  train::TrainOptions t;
-  t.batch = o.batch, t.lr = o.lr, t.warmup = o.warmup, t.steps = o.steps, t.seed = o.seed;
-  t.weight_decay = o.weight_decay;
-  t.threads = 1, t.quiet = true, t.val_rows = 0;
-  if (task_ == Task::induction) {  // fresh rows every step: the trainer's copy drills, all of them
-    t.drills.share = 1.0, t.drills.lo = kLetterLo, t.drills.hi = kLetterHi;
-    t.drills.min_len = kMinRepeat, t.drills.max_len = T / 2;
-    train_data_ = task_rows(task_, T, 1, o.seed, 0).ids;
-  } else {
-    train_data_ = task_rows(task_, T, kTrainRows, o.seed, 0).ids;
-  }
-  held_out_ = task_rows(task_, T, o.held_out, o.seed, 1);
-  trainer_ = std::make_unique<train::Trainer>(std::make_unique<train::SproutTrain>(train_cfg_), t, &train_data_,
-                                              nullptr);
-  trainer_->init();
-  if (o.model.shared > 0) {  // one random direction added to every embedding row (rows start with norm ~0.02·√C)
-    const auto& emb = trainer_->model().params().front();
-    const int C = train_cfg_.dim;
-    train::InitRng rng(o.seed ^ 0x5EA4EDull);
-    std::vector<float> u(C);
-    double norm = 0;
-    for (float& x : u) x = float(rng.normal()), norm += double(x) * x;
-    const float scale = float(o.model.shared * 0.02 * std::sqrt(double(C)) / std::sqrt(norm));
-    float* E = trainer_->state().w.data() + emb.offset;
-    for (std::size_t r = 0; r < emb.size / C; ++r)
-      for (int i = 0; i < C; ++i) E[r * C + i] += scale * u[i];
-  }
-  if (o.model.ov_scale != 1.0f) {
-    for (const auto& p : trainer_->model().params())
-      if (p.name.find(".wv.") != std::string::npos || p.name.find(".wo.") != std::string::npos)
-        for (std::size_t i = 0; i < p.size; ++i) trainer_->state().w[p.offset + i] *= o.model.ov_scale;
-  }
+  held_out_ = task_rows(spec_, train_cfg_.max_seq_len, o.held_out, o.seed, 1);
+  model_.init(w_.data(), o.seed);
   if (train_cfg_.qk_norm) {  // the QK-norm gains' starting value: score spread about qk_gain² at the start
-    for (const auto& p : trainer_->model().params())
+    for (const auto& p : model_.params())
       if (p.name.find("_norm.weight") != std::string::npos && p.name.find(".attention.") != std::string::npos)
-        std::fill_n(trainer_->state().w.begin() + long(p.offset), p.size, o.model.qk_gain);
+        std::fill_n(w_.begin() + long(p.offset), p.size, o.model.qk_gain);
   }
 }
 
-double LiveRun::step() { return trainer_->step(); }
-
-long LiveRun::steps_done() const { return trainer_->state().step; }
-
-std::size_t LiveRun::parameters() const { return trainer_->model().n_params(); }
-
-std::vector<float> LiveRun::logits(const std::uint16_t* ids) {
-  return sprout(*trainer_).logits(trainer_->state().w.data(), ids);
+double LiveRun::step() {
+  const std::uint64_t first = std::uint64_t(adam_.steps()) * std::uint64_t(opt_.batch);
+  const TaskRows rows = task_rows(spec_, train_cfg_.max_seq_len, opt_.batch, opt_.seed, 0, first);
+  const double loss = model_.loss_grad(w_.data(), rows.ids.data(), opt_.batch, grad_.data(), 1);
+  adam_.update(model_.params(), w_.data(), grad_.data());
+  return loss;
 }
+
+long LiveRun::steps_done() const { return adam_.steps(); }
+
+std::size_t LiveRun::parameters() const { return model_.n_params(); }
+
+std::vector<float> LiveRun::logits(const std::uint16_t* ids) { return model_.logits(w_.data(), ids); }
 
 Losses LiveRun::evaluate() {
-  auto& m = sprout(*trainer_);
   const int T = held_out_.T, V = train_cfg_.vocab_size;
   double all = 0, task = 0;
   long n_task = 0;
   for (int r = 0; r < held_out_.rows(); ++r) {
     const std::uint16_t* ids = held_out_.ids.data() + std::size_t(r) * (T + 1);
-    row_losses(m.logits(trainer_->state().w.data(), ids), ids, held_out_.scored.data() + std::size_t(r) * T, T,
-               V, all, task, n_task);
+    row_losses(model_.logits(w_.data(), ids), ids, held_out_.scored.data() + std::size_t(r) * T, T, V, all, task,
+               n_task);
   }
   return {all / (double(held_out_.rows()) * T), n_task ? task / double(n_task) : NAN};
 }
@@ -126,8 +116,8 @@ Bundle LiveRun::bundle() const {
   // the runtime's tensor list (a zero MLP of width 2 when the model has none), filled by name
   const ModelConfig rc = live_config(opt_.model, true);
   const train::SproutTrain shape(rc);
-  const auto& trained = trainer_->model().params();
-  const float* w = trainer_->state().w.data();
+  const auto& trained = model_.params();
+  const float* w = w_.data();
   std::vector<float> buffer(shape.n_params(), 0.0f);
   std::vector<NamedTensor> tensors;
   for (const auto& p : shape.params()) {
@@ -137,7 +127,7 @@ Bundle LiveRun::bundle() const {
   }
   Bundle b;
   b.weights = write_safetensors(tensors, false, {{"step", std::to_string(steps_done())},
-                                                 {"task", task_name(task_)}, {"seed", std::to_string(opt_.seed)}});
+                                                 {"task", task_name(spec_.task)}, {"seed", std::to_string(opt_.seed)}});
   b.config = train::model_config_json(rc).dump(2);
   b.tokenizer = BpeTokenizer().to_json();
   return b;
@@ -154,12 +144,12 @@ ProbeView LiveRun::probe() const {
   v.ids.assign(held_out_.ids.begin(), held_out_.ids.begin() + T);
   s.process(v.ids, so);
   v.attention = s.attention();
-  // head scores on random letters repeated: [<s>, R, R] with R as long as fits
+  // head scores on random tokens of the task's alphabet repeated: [<s>, R, R] with R as long as fits
   HeadScoreAccumulator acc(rc.n_layers, rc.n_heads);
   const int n = (T - 1) / 2;
   for (int r = 0; r < opt_.probes; ++r) {
     std::vector<int> ids = {rc.bos_id};
-    for (int id : random_repeat(opt_.seed * 7919 + std::uint64_t(r) + 1, n, kLetterLo, kLetterHi)) ids.push_back(id);
+    for (int i : random_repeat(opt_.seed * 7919 + std::uint64_t(r) + 1, n, 0, spec_.alphabet)) ids.push_back(alphabet_id(i));
     s.process(ids, so);
     acc.add_repeat(s.attention().data(), n);
   }

@@ -1,7 +1,8 @@
 // One live training run of a small Sprout-family model on a live task (live_tasks.hpp), a few steps at a time:
-// the trainer's own loop (train/trainer.hpp: AdamW, warm-up and cosine decay, clipping) on one thread, plus what
-// a page shows while it learns: held-out losses, every head's attention on a fixed probe, each head's
-// previous-token and induction scores (model/head_scores.hpp), and the weights as a bundle loadModel reads.
+// the trainer's model (train/sprout_train.hpp: forward and backward, gradient-checked) with fresh task rows each
+// step and Adam (live_adam.hpp) on one thread, plus what a page shows while it learns: held-out losses, every
+// head's attention on a fixed probe, each head's previous-token and induction scores (model/head_scores.hpp),
+// and the weights as a bundle loadModel reads.
 // Attention-only models train with an MLP of width 0; their bundle carries a zero MLP of width 2 (the runtime
 // needs hidden_dim >= 1), which adds exactly nothing. Not here: threads, files, JS (the bindings).
 #pragma once
@@ -11,7 +12,8 @@
 #include <vector>
 
 #include "lookback/model_config.hpp"
-#include "train/trainer.hpp"
+#include "train/sprout_train.hpp"
+#include "train_live/live_adam.hpp"
 #include "train_live/live_tasks.hpp"
 
 namespace lookback::live {
@@ -24,18 +26,19 @@ struct LiveModel {
   int seq_len = 32;      // T
   bool qk_norm = true;   // Sprout's QK-norm on queries and keys
   float qk_gain = 1.0f;  // its gains at the start (Sprout starts them at 2, for a context of 256)
-  float shared = 0.0f;   // a direction every token embedding shares at the start, as a share of their norm
-  float ov_scale = 1.0f; // the value and output projections start this many times larger than Sprout's
 };
 
 struct LiveOptions {
   std::string task = "induction";
+  int alphabet = 188;    // the task's random tokens (TaskSpec)
+  int repeat_min = 0, repeat_max = 0;  // induction: the first copy's length (0: TaskSpec's default)
+  bool distinct = true;  // induction: no token twice in the first copy
   LiveModel model;
   int batch = 16;
-  float lr = 3e-3f;
-  int warmup = 20;
-  float weight_decay = 0;  // AdamW's, on matrices
-  long steps = 1000;     // the schedule's length (cosine decay ends there); steps past it keep the last rate
+  float lr = 3e-3f;      // Adam's, after a linear warm-up of `warmup` steps; then constant
+  int warmup = 50;
+  float beta2 = 0.99f;
+  float weight_decay = 0;  // decoupled, on matrices
   std::uint64_t seed = 1;
   int held_out = 32;     // held-out rows for the losses
   int probes = 4;        // random repeated sequences the head scores average over
@@ -72,14 +75,17 @@ class LiveRun {
   const ModelConfig& config() const { return train_cfg_; }
   std::size_t parameters() const;
   const LiveOptions& options() const { return opt_; }
+  const TaskSpec& spec() const { return spec_; }
+  float lr_at(long step) const { return adam_.lr_at(step); }
 
  private:
   LiveOptions opt_;
-  Task task_;
+  TaskSpec spec_;
   ModelConfig train_cfg_;
-  std::vector<std::uint16_t> train_data_;
+  train::SproutTrain model_;
+  std::vector<float> w_, grad_;
+  LiveAdam adam_;
   TaskRows held_out_;
-  std::unique_ptr<train::Trainer> trainer_;
 };
 
 }  // namespace lookback::live
