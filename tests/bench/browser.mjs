@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../.scripts/serve.mjs';
+import { measureLearning } from './learn.mjs';
 
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 const TARGETS = { interactive: 1500, update: 16, block: 50, transfer: 1.5e6, model: 2000, explorer: 50 };
@@ -230,40 +231,8 @@ await ex.waitForTimeout(100);
 rows.push(['explorer update after a head or layer change (ms)', stats(await measures(ex, 'lookback:update:lookback-explorer')), TARGETS.explorer]);
 await ex.close();
 
-// 7. watch a head learn: the training widget's default run (induction task), from the press of Train until the best
-// head's induction score passes 0.5 (from below 0.1 at step 0) with the repeated half's held-out loss at least
-// 2 nats below its value at step 0; also how far that loss fell from its plateau (the last snapshot with every
-// induction score below 0.1). Median of TRAIN_RUNS runs, each given up to 90 s.
-const TRAIN_RUNS = 3;
-const learn = [];
-for (let i = 0; i < TRAIN_RUNS; i++) {
-  const p = await context.newPage();
-  await p.goto(`${url}#watch-learn`);
-  const w = p.locator('lookback-training');
-  await w.scrollIntoViewIfNeeded();
-  await p.waitForFunction(() => document.querySelector('lookback-training')?.dataset.state === 'ready', null, { timeout: 30000 });
-  const t0 = Date.now();
-  await w.locator('button[name=play]').click();
-  let r = null;
-  while (Date.now() - t0 < 90000) {
-    r = await w.evaluate((el) => {
-      const s = el.snapshots;
-      const bestInd = (x) => Math.max(...x.induction);
-      let plateau = s[0];
-      for (const x of s) if (bestInd(x) < 0.1) plateau = x;
-      const last = s.at(-1);
-      return { step: last.step, start: bestInd(s[0]), ind: bestInd(last), loss0: s[0].task, loss: last.task,
-        plateauLoss: plateau.task, plateauStep: plateau.step };
-    });
-    r.seconds = (Date.now() - t0) / 1000;
-    if (r.start < 0.1 && r.ind > 0.5 && r.loss0 - r.loss >= 2) break;
-    await p.waitForTimeout(250);
-  }
-  learn.push(r);
-  await p.close();
-}
-const met = learn.filter((r) => r.start < 0.1 && r.ind > 0.5 && r.loss0 - r.loss >= 2);
-const secs = learn.map((r) => (met.includes(r) ? r.seconds : Infinity));
+// 7. watch a head learn: the training widget's default run, from the press of Train (tests/bench/learn.mjs)
+const learning = await measureLearning(context, url, 3);
 
 // 8. bytes transferred (response bodies and headers), without web/models/
 const chapterBytes = await bytesFor(url, true);
@@ -276,10 +245,7 @@ for (const [name, s, target, judged = 'median'] of rows) {
   console.log(`${name.padEnd(58)} ${String(s.n).padStart(4)} ${ms(s.median)} ${ms(s.p95)} ${ms(s.max)}  < ${target} ${s[judged] < target ? 'met' : 'MISSED'} (${judged})`);
 }
 console.log(genNote);
-console.log(`${'watch a head learn: train pressed to induction > 0.5, loss -2 (s)'.padEnd(58)} ${String(TRAIN_RUNS).padStart(4)} ${ms(stats(secs).median)}${''.padStart(16)}  < 60 ${stats(secs).median < 60 ? 'met (median)' : 'MISSED (median)'}`);
-for (const r of learn) {
-  console.log(`${''.padEnd(60)}${r.seconds.toFixed(1)} s, step ${r.step}: best induction ${r.start.toFixed(2)} -> ${r.ind.toFixed(2)}; repeated half ${r.loss0.toFixed(2)} -> ${r.loss.toFixed(2)} nats (plateau ${r.plateauLoss.toFixed(2)} at step ${r.plateauStep})`);
-}
+console.log(learning.lines.join('\n'));
 for (const [name, r] of [['chapter (index.html), scrolled to the end', chapterBytes], ['embed.html, scrolled to the end', embedBytes]]) {
   const mb = (r.total / 1e6).toFixed(3);
   console.log(`${`transfer, ${name} (MB)`.padEnd(58)} ${String(r.count).padStart(4)} ${mb.padStart(7)}${''.padStart(16)}  < 1.5 ${r.total < TARGETS.transfer ? 'met' : 'MISSED'}`);

@@ -1,5 +1,5 @@
 // node:test tests of live training in the JS API (web/js/api/train.js) on the built training module: both
-// random-letter tasks learn (the loss on their own targets falls), evaluate() shapes, the trained Model has
+// random-token tasks learn (the loss on their own targets falls), evaluate() shapes, the trained Model has
 // every method and its bundle loads back with the same logits, bad options are errors naming them, and the
 // same seed gives the same loss curve in WebAssembly as in the native tool lookback-live (when built).
 import { test } from 'node:test';
@@ -15,14 +15,17 @@ const SMALL = { layers: 2, dim: 32, heads: 2, seqLen: 24 };
 for (const task of ['induction', 'previous']) {
   test(`train on ${task}: the loss on the task's own targets falls and the Model has every method`, async () => {
     const steps = [];
-    const run = await lb.train(SMALL, { task, steps: 120, batch: 8, lr: 1e-2, seed: 3, evalEvery: 60, chunk: 20,
-      onStep: (s) => steps.push(s) });
+    // 58 tokens (the letters and 0-5): a guess over the alphabet is already 1.5 nats below one over all 258 ids
+    const run = await lb.train(SMALL, { task, alphabet: 58, steps: 120, batch: 8, lr: 1e-2, seed: 3, evalEvery: 60,
+      chunk: 20, onStep: (s) => steps.push(s) });
     const before = run.evaluate();
     assert.equal(before.step, 0);
     assert.deepEqual(before.shape, [2, 2, 24, 24]);
     assert.equal(before.attention.length, 2 * 2 * 24 * 24);
     assert.equal(before.probe.length, 24);
     assert.equal(before.previous.length, 4);
+    assert.equal(before.probe[0], 0);
+    assert.match(String.fromCharCode(...before.probe.slice(1).map((id) => id - 2)), /^[A-Za-z0-5]+$/);
     const model = await run.run();
     assert.equal(run.steps, 120);
     assert.deepEqual(steps.map((s) => s.step), [20, 40, 60, 80, 100, 120]);
@@ -64,6 +67,9 @@ test('train: bad options are errors that name them', async () => {
   await assert.rejects(lb.train({}, { task: 'sorting' }), /task must be one of/);
   await assert.rejects(lb.train({ width: 3 }), /unknown option "width"/);
   await assert.rejects(lb.train({}, { lr: -1 }), /lr/);
+  await assert.rejects(lb.train({}, { alphabet: 300 }), /alphabet/);
+  await assert.rejects(lb.train({}, { alphabet: 12 }), /repeat_max <= alphabet/);
+  await assert.rejects(lb.train({}, { repeatMin: 2, repeatMax: 9 }), /repeat lengths/);
   const run = await lb.train(SMALL, { steps: 10 });
   assert.throws(() => run.step(0), /positive integer/);
   run.dispose();

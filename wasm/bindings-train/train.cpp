@@ -32,13 +32,17 @@ val typed(const char* type, const std::vector<T>& v) {
   return val::global(type).new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
 
-// o: { task, layers, mlp, dim, heads, seqLen, batch, lr, warmup, steps, seed, heldOut, probes } (all present)
+// o: { task, alphabet, repeatMin, repeatMax, layers, mlp, dim, heads, seqLen, batch, lr, warmup, seed, heldOut,
+// probes } (all present)
 val create_js(val o) {
   return guarded([&] {
     const char* fn = "train";
     if (!o["task"].isString()) fail(fn, ": task must be a string");
     live::LiveOptions x;
     x.task = o["task"].as<std::string>();
+    x.alphabet = int_arg(fn, "alphabet", o["alphabet"].as<double>(), 2, 256);
+    x.repeat_min = int_arg(fn, "repeatMin", o["repeatMin"].as<double>(), 0, 64);
+    x.repeat_max = int_arg(fn, "repeatMax", o["repeatMax"].as<double>(), 0, 64);
     x.model.layers = int_arg(fn, "layers", o["layers"].as<double>(), 1, 4);
     x.model.mlp = o["mlp"].as<bool>();
     x.model.dim = int_arg(fn, "dim", o["dim"].as<double>(), 8, 256);

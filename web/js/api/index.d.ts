@@ -148,14 +148,20 @@ export type TrainTask = 'induction' | 'previous' | 'corpus';
 export interface TrainStep { step: number; loss: number; evaluation?: TrainEvaluation }
 
 export interface TrainOptions {
-  /** induction: random letters repeated; previous: triples (a, b, a); corpus: Sprout stories as bytes */
+  /** induction: random tokens, then the same tokens again; previous: triples (a, b, a); corpus: Sprout stories as bytes */
   task?: TrainTask;
-  /** the schedule's length (warm-up then cosine decay to 10%), and where run() stops (default 1000) */
+  /** distinct random tokens of the induction and previous tasks, 2 to 256 (default 188: every visible byte) */
+  alphabet?: number;
+  /** induction: the first copy's shortest and longest length (0, the default: T/2 - 3T/16 and T/2) */
+  repeatMin?: number;
+  repeatMax?: number;
+  /** where run() stops (default 1000) */
   steps?: number;
   /** rows per step (default 16) */
   batch?: number;
-  /** peak learning rate of AdamW (default 0.003) */
+  /** Adam's learning rate after the warm-up, then constant (default 0.003) */
   lr?: number;
+  /** steps of linear warm-up (default 50) */
   warmup?: number;
   seed?: number;
   /** held-out rows for the losses (default 32) */
@@ -183,9 +189,9 @@ export interface TrainEvaluation {
   /** [L,H,T,T] every head's attention on the probe (absent in Training.evaluations) */
   attention?: Float32Array;
   shape: [number, number, number, number];
-  /** [L·H] weight on the previous token, reading random letters the first time */
+  /** [L·H] weight on the previous token, reading random tokens the first time */
   previous: number[];
-  /** [L·H] induction score on random letters repeated */
+  /** [L·H] induction score on random tokens repeated */
   induction: number[];
 }
 

@@ -13,13 +13,14 @@ const SIZES = {
   '2m': { layers: 2, mlp: true, label: '2 layers with MLPs' },
 };
 const TASKS = {
-  induction: { label: 'random letters, repeated', scored: 'repeated half' },
+  induction: { label: 'random symbols, repeated', scored: 'repeat' },
   previous: { label: 'copy the token before', scored: 'copied tokens' },
   corpus: { label: 'Sprout stories (bytes)', scored: 'held-out text' },
 };
 const LRS = ['0.001', '0.003', '0.01'];
 const CHUNK = 10;        // steps per request to the worker
 const EVAL_EVERY = 20;   // steps between snapshots
+const DEFAULT_STEPS = 1000;  // the run's length: the default run's induction head forms after a few hundred
 const HEAD_COLOURS = ['#2f5fd0', '#b03325', '#2a8a4a', '#8a5a00', '#7a3fb0', '#00808a', '#c05090', '#606060'];
 
 const CSS = `
@@ -70,8 +71,8 @@ class Training extends LookbackWidget {
     this.lr = LRS.includes(lr) ? lr : '0.003';
     const seed = Number.parseInt(this.getAttribute('seed') ?? '1', 10);
     this.seed = Number.isInteger(seed) && seed >= 0 ? seed : 1;
-    const steps = Number.parseInt(this.getAttribute('steps') ?? '3000', 10);
-    this.total = Number.isInteger(steps) && steps >= EVAL_EVERY ? Math.min(steps, 100000) : 3000;
+    const steps = Number.parseInt(this.getAttribute('steps') ?? String(DEFAULT_STEPS), 10);
+    this.total = Number.isInteger(steps) && steps >= EVAL_EVERY ? Math.min(steps, 100000) : DEFAULT_STEPS;
   }
 
   attributeChangedCallback() {
