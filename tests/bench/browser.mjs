@@ -7,26 +7,13 @@
 // explorer's update after a keystroke and after a head change. And how long the training widget's default run takes
 // to grow an induction head.
 // Run: node tests/bench/browser.mjs [--runs N]
-import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer } from '../../.scripts/serve.mjs';
+import { launchBench } from './bench-browser.mjs';
 import { measureLearning } from './learn.mjs';
 
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 const TARGETS = { interactive: 1500, update: 16, block: 50, transfer: 1.5e6, model: 2000, explorer: 50 };
 
-const { server, url } = await startServer({ port: 0 });
-const profile = mkdtempSync(join(tmpdir(), 'lookback-bench-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
-  viewport: { width: 1280, height: 900 },
-});
-const local = /^(https?):\/\/127\.0\.0\.1(:\d+)?\//;
-await context.route('**/*', (r) => (local.test(r.request().url()) ? r.continue() : r.abort('blockedbyclient')));
+const { context, url, close } = await launchBench();
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -252,6 +239,4 @@ for (const [name, r] of [['chapter (index.html), scrolled to the end', chapterBy
   console.log(`${''.padEnd(60)}largest: ${r.biggest.join(', ')}`);
 }
 
-await context.close();
-server.close();
-rmSync(profile, { recursive: true, force: true });
+await close();

@@ -4,12 +4,9 @@
 // plateau ended (the last snapshot with every induction score below 0.1). Each run is a fresh page and worker,
 // given up to 90 s; the median is over the runs. Imported by browser.mjs; alone: node tests/bench/learn.mjs [--runs N]
 // Not a test: it reports, never asserts.
-import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../.scripts/serve.mjs';
+import { launchBench } from './bench-browser.mjs';
 
 const LIMIT_MS = 90000;
 const done = (r) => r.start < 0.1 && r.ind > 0.5 && r.loss0 - r.loss >= 2;
@@ -64,19 +61,8 @@ export async function measureLearning(context, url, runs = 3) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
-  const { server, url } = await startServer({ port: 0 });
-  const profile = mkdtempSync(join(os.tmpdir(), 'lookback-bench-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
-    viewport: { width: 1280, height: 900 },
-  });
-  const local = /^(https?):\/\/127\.0\.0\.1(:\d+)?\//;
-  await context.route('**/*', (r) => (local.test(r.request().url()) ? r.continue() : r.abort('blockedbyclient')));
+  const { context, url, close } = await launchBench();
   const { lines } = await measureLearning(context, url, runs);
   console.log(lines.join('\n'));
-  await context.close();
-  server.close();
-  rmSync(profile, { recursive: true, force: true });
+  await close();
 }
