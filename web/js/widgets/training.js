@@ -99,9 +99,9 @@ class Training extends LookbackWidget {
       </div>
       <div class="row" role="group" aria-label="Training">
         <button type="button" name="play" aria-keyshortcuts="k">Train</button>
-        <button type="button" name="step" aria-label="Train ${EVAL_EVERY} steps">Step ${EVAL_EVERY}</button>
+        <button type="button" name="step" aria-label="Step ${EVAL_EVERY}: train ${EVAL_EVERY} steps">Step ${EVAL_EVERY}</button>
         <button type="button" name="reset">Reset</button>
-        <button type="button" name="model" aria-label="Save the model as a bundle: model.safetensors, config.json, tokenizer.json">Save model</button>
+        <button type="button" name="model" aria-label="Save model: a bundle of model.safetensors, config.json and tokenizer.json">Save model</button>
         <span class="status" aria-live="polite"></span>
       </div>
       <canvas class="plot loss" width="1200" height="360" role="img" aria-label="Loss curves"></canvas>
