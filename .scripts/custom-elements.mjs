@@ -1,13 +1,14 @@
 // Writes custom-elements.json (the Custom Elements Manifest, schema 1.0.0) from the widget sources, so editors
 // and documentation tools know every <lookback-*> element and attribute: each web/js/widgets/*.js file that
 // calls define('lookback-…', Class) gives one element, its description from the file's header comment, its
-// attributes from the class's observedAttributes. Run by the build and by prepack; a browser test checks the
-// result against the elements the page really defines. Not a parser of JavaScript in general.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// attributes from the class's observedAttributes; the modules are those web/js/widgets/all.js lists
+// (widget-list.mjs). Run by the build and by prepack; a browser test checks the result against the elements the
+// page really defines. Not a parser of JavaScript in general.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { WIDGETS, widgetList } from './widget-list.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const WIDGETS = 'web/js/widgets';
 
 // The shared events every widget emits (web/js/widgets/widget-kit.js).
 const EVENTS = [
@@ -44,7 +45,8 @@ function moduleOf(file) {
 }
 
 export function manifest() {
-  const modules = readdirSync(`${root}${WIDGETS}`).filter((f) => f.endsWith('.js')).sort().map(moduleOf).filter(Boolean);
+  const files = [...new Set(widgetList().map((w) => w.file))].sort();
+  const modules = files.map(moduleOf).filter(Boolean);
   return { schemaVersion: '1.0.0', readme: 'README.md', modules };
 }
 

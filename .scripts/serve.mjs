@@ -1,6 +1,8 @@
 // A dependency-free static server for the chapter (web/) on 127.0.0.1, sending a strict Content-Security-Policy
-// (no 'unsafe-eval') and gzip-compressing text and WebAssembly as any ordinary static host would. Used by `npm start` and by the browser tests. Not needed to read the chapter: web/ is a
-// static folder any server can host.
+// (no 'unsafe-eval'; framed only by its own origin), nosniff and no-referrer on every answer (404 and 405
+// too), answering only GET and HEAD, and gzip-compressing text and WebAssembly as any ordinary static host would.
+// Used by `npm start` and by the browser tests. Not needed to read the chapter: web/ is a static folder any
+// server can host.
 import { createServer } from 'node:http';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -17,7 +19,15 @@ export const CSP = [
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
+  "frame-ancestors 'self'",
 ].join('; ');
+
+// Sent with every answer, whatever its status.
+function securityHeaders(csp) {
+  const h = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+  if (csp) h['content-security-policy'] = csp;
+  return h;
+}
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -56,6 +66,11 @@ function resolvePath(urlPath, root) {
 // pages on other origins load the widgets).
 export function startServer({ port = 0, host = '127.0.0.1', csp = CSP, root = WEB, cors = false } = {}) {
   const server = createServer((req, res) => {
+    const secure = securityHeaders(csp);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...secure, allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('method not allowed\n');
+      return;
+    }
     let file = resolvePath(req.url || '/', root);
     let stat;
     try {
@@ -63,12 +78,11 @@ export function startServer({ port = 0, host = '127.0.0.1', csp = CSP, root = WE
       stat = file && statSync(file);
       if (!stat || !stat.isFile()) throw new Error('not found');
     } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      res.writeHead(404, { ...secure, 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream', 'cache-control': 'no-cache',
-      vary: 'accept-encoding' };
-    if (csp) headers['content-security-policy'] = csp;
+    const headers = { ...secure, 'content-type': TYPES[extname(file)] || 'application/octet-stream',
+      'cache-control': 'no-cache', vary: 'accept-encoding' };
     if (cors) headers['access-control-allow-origin'] = '*';
     if (COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
       const body = gzipped(file, stat);

@@ -144,24 +144,28 @@ function trainModel(kind, r, stampRecipe) {
   writeFileSync(`${root}shared/models/${kind}/training.json`, `${JSON.stringify({
     command: 'npm run train', source_commit: commit, recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, samples: RECIPE.samples, ...r },
     // sha256 of the sources compiled into the corpus and tokenizer tools and into the trainer (weightSources)
-    weight_sources: { corpus_and_tokenizer: stampRecipe.corpus.source, trainer: stampRecipe.source },
+    weight_sources: { samples: stampRecipe.corpus.samples.source, corpus_and_tokenizer: stampRecipe.corpus.source, trainer: stampRecipe.source },
     trainer_args: args.filter((a) => a !== '--resume').map((a) => a.replace(root, '')),
-    wall_minutes_last_session: Number(minutes.toFixed(1)),
+    wall_minutes_last_run: Number(minutes.toFixed(1)),
     loss_curve: `${out.replace(root, '')}/loss.csv`,
   }, null, 2)}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   mkdirSync(data, { recursive: true });
-  const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab,
-    samples: RECIPE.samples, sampler: fileHash(`${SAMPLER}/stories260K.bin`, `${SAMPLER}/tok512.bin`),
-    source: weightSources(['corpus', 'bpe', 'sample']).sha256 };
-  stage('data', corpus, () => {
-    const seed = String(RECIPE.corpus_seed);
-    const sm = RECIPE.samples;
+  // The sampled stories are their own stage: a change to the generator or tokenizer does not resample them.
+  const sm = RECIPE.samples;
+  const samples = { ...sm, sampler: fileHash(`${SAMPLER}/stories260K.bin`, `${SAMPLER}/tok512.bin`),
+    source: weightSources(['sample']).sha256 };
+  stage('samples', samples, () => {
     run(bin('sample'), ['--model', `${SAMPLER}/stories260K.bin`, '--tokenizer', `${SAMPLER}/tok512.bin`,
       '--stories', String(sm.stories), '--seed', String(sm.seed), '--temperature', String(sm.temperature),
       '--top-p', String(sm.top_p), '--threads', String(RECIPE.sprout.threads), '--out', `${data}/samples.txt`]);
+  });
+  const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab,
+    samples, source: weightSources(['corpus', 'bpe']).sha256 };
+  stage('data', corpus, () => {
+    const seed = String(RECIPE.corpus_seed);
     run(bin('corpus'), ['--seed', seed, '--split', 'train', '--stories', String(RECIPE.train_stories), '--out', `${data}/generated.txt`]);
     run(bin('corpus'), ['--seed', seed, '--split', 'validation', '--stories', String(RECIPE.validation_stories), '--out', `${data}/validation.txt`]);
     mixLines(`${data}/generated.txt`, `${data}/samples.txt`, sm.every, `${data}/train.txt`);

@@ -1,5 +1,5 @@
 // The benchmark's backends. Each `setup*` loads one library once and returns { name, attention(c), gemm(c) };
-// those take a prepared case (inputs in both layouts, see run.mjs) and return { run, result } (or null when
+// those take a prepared case (inputs in both layouts, see core.bench.mjs) and return { run, result } (or null when
 // the backend has no such case: the resident-weight backends do only gemm): `run()` is the
 // timed call (copies in and out included, as a user would call it; may return a promise), `result()` gives the
 // last output as [H,T,D] (attention) or [M,N] (gemm) for the check. Single thread everywhere.

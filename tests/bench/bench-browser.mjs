@@ -1,5 +1,5 @@
 // The browser of the benchmarks: the chapter's own server on a free localhost port and headless Debian chromium
-// in a fresh profile, every request off localhost blocked. Used by browser.mjs and learn.mjs; not the browser
+// in a fresh profile, every request off localhost blocked. Used by browser.bench.mjs and learn.mjs; not the browser
 // tests' harness (tests/browser/harness.mjs records errors and fails on them; this only measures).
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';

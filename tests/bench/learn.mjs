@@ -2,7 +2,7 @@
 // default run (induction task) from the press of Train until the best head's induction score passes 0.5 (from
 // below 0.1 at step 0) with the repeat's held-out loss at least 2 nats below its value at step 0; also where the
 // plateau ended (the last snapshot with every induction score below 0.1). Each run is a fresh page and worker,
-// given up to 90 s; the median is over the runs. Imported by browser.mjs; alone: node tests/bench/learn.mjs [--runs N]
+// given up to 90 s; the median is over the runs. Imported by browser.bench.mjs; alone: node tests/bench/learn.mjs [--runs N]
 // Not a test: it reports, never asserts.
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';

@@ -238,7 +238,7 @@ test('habits: the card\'s columns and the live recompute, which equals the API o
   await until(() => el.getAttribute('data-live'), (v) => v === 'done', 'the live recompute to finish', 60000);
   const e = await ref.evaluate((sample) => {
     const r = ref.sprout.headScores(sample, { repeats: 0 });
-    return { previous_token: r.previous.byLayer.flat(), four_or_more_back: r.far.byLayer.flat(), start_mark: r.first.byLayer.flat() };
+    return { previous_token: r.previousToken.byLayer.flat(), four_or_more_back: r.fourOrMoreBack.byLayer.flat(), start_mark: r.startMark.byLayer.flat() };
   }, CARD.validation.sample.texts);
   const { heads: H } = CARD.heads;
   const cells = await el.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => ({ head: tr.dataset.head,

@@ -48,7 +48,7 @@ test('the bundled model runs in the worker: load, tokens, forward, next, headSco
     return {
       layers: m.info.config.n_layers, context: m.context, tokens, shape: f.shape, isF32: f.attention instanceof Float32Array,
       rowSum: f.attention.subarray(f.shape.T * 3, f.shape.T * 4).reduce((a, x) => a + x, 0),
-      top, heads: { layers: heads.layers, best: heads.previous.best.length, count: heads.induction.count },
+      top, heads: { layers: heads.layers, best: heads.previousToken.best.length, count: heads.induction.count },
       settled: settled.map((s) => s.status === 'fulfilled' ? 'ok' : s.reason.name), afterDispose, badMethod,
     };
   });

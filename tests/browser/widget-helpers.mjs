@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { ARTIFACTS, pngInfo } from './harness.mjs';
+import { widgetList } from '../../.scripts/widget-list.mjs';
 
-export const TAGS = ['lookback-window', 'lookback-qkv-plane', 'lookback-quiz', 'lookback-scaling', 'lookback-mask-builder',
-  'lookback-cost', 'lookback-worked-example', 'lookback-review-cards', 'lookback-shuffle', 'lookback-code-walk',
-  'lookback-explorer', 'lookback-heads-grid', 'lookback-induction', 'lookback-habits'];
+// every widget, from the one list (web/js/widgets/all.js)
+export const TAGS = widgetList().map((w) => w.tag);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

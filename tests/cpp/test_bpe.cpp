@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "base/splitmix64.hpp"
 #include "model/bpe.hpp"
+#include "model/tokenizer.hpp"
 
 using lookback::BpeTokenizer;
 using lookback::bpe_chunks;
@@ -23,12 +25,7 @@ std::vector<std::string> chunks(const std::string& text) {
   return out;
 }
 
-uint64_t next_random(uint64_t& s) {  // splitmix64
-  uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t next_random(uint64_t& s) { return lookback::splitmix64_next(s); }
 
 // A small hand-built tokenizer: " t", "he", " the", "an", " and", "in", "ing", "é" (2 bytes).
 BpeTokenizer small_tokenizer() {

@@ -31,17 +31,17 @@ TEST_CASE("head scores of known patterns") {
   HeadScoreAccumulator acc(1, 3);
   for (int T : {5, 12, 30}) acc.add_text(patterned(T).data(), T);
   const HeadScores r = acc.result();
-  CHECK(r.previous.score[0] == doctest::Approx(1.0));
-  CHECK(r.previous.score[1] == doctest::Approx(0.0));
-  CHECK(r.first.score[1] == doctest::Approx(1.0));
-  CHECK(r.first.score[0] == doctest::Approx(0.0));
-  CHECK(r.previous.score[2] == doctest::Approx(r.previous.even));
-  CHECK(r.first.score[2] == doctest::Approx(r.first.even));
-  CHECK(r.far.score[2] == doctest::Approx(r.far.even));
-  CHECK(r.far.score[1] == doctest::Approx(1.0));  // position 0 is at least 4 back from every t >= 4
-  CHECK(r.far.score[0] == doctest::Approx(0.0));
-  CHECK(r.previous.count == (5 - 2) + (12 - 2) + (30 - 2));
-  const auto best = best_heads(r.previous, 3, 2);
+  CHECK(r.previous_token.score[0] == doctest::Approx(1.0));
+  CHECK(r.previous_token.score[1] == doctest::Approx(0.0));
+  CHECK(r.start_mark.score[1] == doctest::Approx(1.0));
+  CHECK(r.start_mark.score[0] == doctest::Approx(0.0));
+  CHECK(r.previous_token.score[2] == doctest::Approx(r.previous_token.even));
+  CHECK(r.start_mark.score[2] == doctest::Approx(r.start_mark.even));
+  CHECK(r.four_or_more_back.score[2] == doctest::Approx(r.four_or_more_back.even));
+  CHECK(r.four_or_more_back.score[1] == doctest::Approx(1.0));  // position 0 is at least 4 back from every t >= 4
+  CHECK(r.four_or_more_back.score[0] == doctest::Approx(0.0));
+  CHECK(r.previous_token.count == (5 - 2) + (12 - 2) + (30 - 2));
+  const auto best = best_heads(r.previous_token, 3, 2);
   REQUIRE(best.size() == 2);
   CHECK(best[0].first == "0.0");
 }
@@ -64,18 +64,18 @@ TEST_CASE("induction score: a head that looks at the token after the earlier cop
   CHECK(r.induction.score[2] == doctest::Approx(0.0));
   CHECK(r.induction.count == n);
   CHECK(r.induction.even < 0.15);
-  CHECK(r.first_random.score[2] == doctest::Approx(1.0));
-  CHECK(r.first_random.score[0] == doctest::Approx(0.0));
-  CHECK(r.first_random.score[1] == doctest::Approx(0.0));
-  CHECK(r.first_random.count == n - 1);  // queries 2..n
+  CHECK(r.start_mark_on_random_tokens.score[2] == doctest::Approx(1.0));
+  CHECK(r.start_mark_on_random_tokens.score[0] == doctest::Approx(0.0));
+  CHECK(r.start_mark_on_random_tokens.score[1] == doctest::Approx(0.0));
+  CHECK(r.start_mark_on_random_tokens.count == n - 1);  // queries 2..n
   double even = 0;
   for (int t = 2; t <= n; ++t) even += 1.0 / (t + 1);
-  CHECK(r.first_random.even == doctest::Approx(even / (n - 1)));
-  CHECK(r.previous_random.score[1] == doctest::Approx(1.0));  // the previous-token head, on the first copy
-  CHECK(r.previous_random.score[0] == doctest::Approx(0.0));  // the induction head looks at itself there
-  CHECK(r.previous_random.score[2] == doctest::Approx(0.0));
-  CHECK(r.previous_random.count == n - 1);
-  CHECK(r.previous_random.even == doctest::Approx(r.first_random.even));
+  CHECK(r.start_mark_on_random_tokens.even == doctest::Approx(even / (n - 1)));
+  CHECK(r.previous_token_on_random_tokens.score[1] == doctest::Approx(1.0));  // the previous-token head, on the first copy
+  CHECK(r.previous_token_on_random_tokens.score[0] == doctest::Approx(0.0));  // the induction head looks at itself there
+  CHECK(r.previous_token_on_random_tokens.score[2] == doctest::Approx(0.0));
+  CHECK(r.previous_token_on_random_tokens.count == n - 1);
+  CHECK(r.previous_token_on_random_tokens.even == doctest::Approx(r.start_mark_on_random_tokens.even));
   CHECK_THROWS_AS(HeadScoreAccumulator(0, 1), ModelError);
 }
 
@@ -131,16 +131,16 @@ TEST_CASE("measure_heads equals the scores read straight off the model's attenti
         idle[lh] += row[0], idle_prev[lh] += row[t - 1];
       }
   }
-  REQUIRE(r.previous.count == rows);
+  REQUIRE(r.previous_token.count == rows);
   REQUIRE(r.induction.count == ind_rows);
-  REQUIRE(r.first_random.count == idle_rows);
+  REQUIRE(r.start_mark_on_random_tokens.count == idle_rows);
   for (int lh = 0; lh < LH; ++lh) {
-    CHECK(r.previous.score[lh] == doctest::Approx(prev[lh] / rows).epsilon(1e-5));
-    CHECK(r.first.score[lh] == doctest::Approx(first[lh] / rows).epsilon(1e-5));
-    CHECK(r.far.score[lh] == doctest::Approx(far[lh] / far_rows).epsilon(1e-5));
+    CHECK(r.previous_token.score[lh] == doctest::Approx(prev[lh] / rows).epsilon(1e-5));
+    CHECK(r.start_mark.score[lh] == doctest::Approx(first[lh] / rows).epsilon(1e-5));
+    CHECK(r.four_or_more_back.score[lh] == doctest::Approx(far[lh] / far_rows).epsilon(1e-5));
     CHECK(r.induction.score[lh] == doctest::Approx(ind[lh] / ind_rows).epsilon(1e-5));
-    CHECK(r.first_random.score[lh] == doctest::Approx(idle[lh] / idle_rows).epsilon(1e-5));
-    CHECK(r.previous_random.score[lh] == doctest::Approx(idle_prev[lh] / idle_rows).epsilon(1e-5));
+    CHECK(r.start_mark_on_random_tokens.score[lh] == doctest::Approx(idle[lh] / idle_rows).epsilon(1e-5));
+    CHECK(r.previous_token_on_random_tokens.score[lh] == doctest::Approx(idle_prev[lh] / idle_rows).epsilon(1e-5));
   }
   CHECK_THROWS_AS(measure_heads(s, texts, 1, c.max_seq_len, 9, 2), ModelError);  // cannot fit twice
 }

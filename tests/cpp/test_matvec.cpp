@@ -12,7 +12,7 @@
 #include "lookback/kernels.hpp"
 #include "lookback/matvec.hpp"
 #include "lookback/nn.hpp"
-#include "model/fp16.hpp"
+#include "base/fp16.hpp"
 #include "test_util.hpp"
 
 using namespace lookback;

@@ -7,7 +7,7 @@
 
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
-#include "model/fp16.hpp"
+#include "base/fp16.hpp"
 #include "model/safetensors.hpp"
 #include "model_fixtures.hpp"
 

@@ -6,18 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "base/splitmix64.hpp"
+
 namespace lookback::testing {
 
 // Deterministic uniform floats in [lo, hi) (splitmix64; the same on every platform).
 struct Rng {
   std::uint64_t s;
   explicit Rng(std::uint64_t seed) : s(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return splitmix64_next(s); }
   float uniform(float lo = -1.0f, float hi = 1.0f) { return lo + (hi - lo) * float(next() >> 40) / float(1 << 24); }
   std::vector<float> vec(std::size_t n, float lo = -1.0f, float hi = 1.0f) {
     std::vector<float> v(n);

@@ -1,5 +1,6 @@
 // node:test tests of the command line (web/js/cli/lookback.mjs) on a small random-weight bundle written to a
-// temporary folder: each command's output, --help, and a non-zero exit with one line on stderr for bad input.
+// temporary folder: each command's output, --help, a non-zero exit with one line on stderr for bad input, and
+// pipelines (stdin late, chunked or empty; a reader that closes stdout early; option values with a minus).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -66,7 +67,7 @@ test('bad input: non-zero exit and one line on stderr', () => {
     [withModel('next', 'x', '--top', 'many'), /--top must be an integer/],
     [withModel('next', 'x', '--bogus'), /Unknown option '--bogus'/],
     [withModel('attend', 'x', '--layer', '9'), /--layer must be an integer in \[0, 1\]/],
-    [withModel('next', 'x'.repeat(20)), /context holds 16; pass \{ window: true \}/],
+    [withModel('next', 'x'.repeat(20)), /context holds 16; pass --window to keep/],
     [run('next', 'x', '--model', join(dir, 'missing')), /cannot read/],
     [withModel('next', 'x', '--temperature', '0'), /temperature must be a finite positive number/],
   ];
@@ -78,4 +79,58 @@ test('bad input: non-zero exit and one line on stderr', () => {
     assert.match(r.stderr, message);
   }
   assert.equal(withModel('next', 'x'.repeat(20), '--window', '--top', '1').status, 0);
+});
+
+// Runs the CLI through `sh -c` so that real pipes (not files) are its stdin and stdout.
+function shell(script) {
+  return spawnSync('sh', ['-c', script], { encoding: 'utf8', env: { ...process.env, CLI, MODEL: dir } });
+}
+const cli = `"${process.execPath}" "$CLI"`;
+
+test('stdin that arrives late, through a pipe, is read whole', () => {
+  const r = shell(`(sleep 1; printf hi) | ${cli} tokens --json --model "$MODEL"`);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).map((t) => t.text), ['◆', 'h', 'i']);
+});
+
+test('a long text piped in chunks reaches --window', () => {
+  const r = shell(`(printf 'abc '; sleep 0.3; head -c 200000 /dev/zero | tr '\\0' 'x') | ${cli} next --window --top 2 --json --model "$MODEL"`);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).length, 2);
+});
+
+test('a reader that closes stdout early ends the command quietly with status 0', () => {
+  const s = spawnSync('bash', ['-c', `set -o pipefail; ${cli} tokens "${'ab '.repeat(3000)}" --model "$MODEL" | head -n 1 >/dev/null`],
+    { encoding: 'utf8', env: { ...process.env, CLI, MODEL: dir } });
+  assert.equal(s.stderr, '');
+  assert.equal(s.status, 0);
+});
+
+test('empty stdin that is not a terminal is an error, not a prediction from ""', () => {
+  for (const command of ['tokens', 'next']) {
+    const r = shell(`${cli} ${command} --model "$MODEL" < /dev/null`);
+    assert.equal(r.status, 2, `${command}: ${r.stdout}`);
+    assert.match(r.stderr, /^lookback: .*stdin was empty/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+  }
+});
+
+test('an option value that starts with a minus is taken as the value', () => {
+  const r = shell(`${cli} next hi --temperature -1 --model "$MODEL"`);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /temperature must be a finite positive number.*\(got -1\)/);
+});
+
+test('the context error names --window, not the API option', () => {
+  const r = shell(`${cli} next "${'ab '.repeat(20)}" --model "$MODEL"`);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /--window/);
+  assert.doesNotMatch(r.stderr, /\{ window: true \}/);
+});
+
+test('NaN never reaches the printed table: a temperature float32 cannot carry is an error', () => {
+  const r = shell(`${cli} next hi --temperature 1e-50 --model "$MODEL"`);
+  assert.notEqual(r.status, 0);
+  assert.doesNotMatch(r.stdout, /NaN/);
+  assert.match(r.stderr, /temperature/);
 });

@@ -102,7 +102,7 @@ test('headScores: the habits read straight off forward attention; induction on r
   const r = model.headScores(texts, { repeats: 2, repeatLength: 6, seed: 3 });
   assert.equal(r.layers, 2);
   assert.equal(r.heads, 4);
-  const sums = { previous: Array(8).fill(0), first: Array(8).fill(0), far: Array(8).fill(0) };
+  const sums = { previousToken: Array(8).fill(0), startMark: Array(8).fill(0), fourOrMoreBack: Array(8).fill(0) };
   let rows = 0, farRows = 0, even = 0;
   for (const text of texts) {
     const f = model.forward(text, { attention: true });
@@ -112,29 +112,29 @@ test('headScores: the habits read straight off forward attention; induction on r
       if (t >= 4) farRows++;
       for (let lh = 0; lh < 8; lh++) {
         const row = f.attention.subarray((lh * T + t) * T, (lh * T + t + 1) * T);
-        sums.previous[lh] += row[t - 1];
-        sums.first[lh] += row[0];
-        if (t >= 4) sums.far[lh] += row.subarray(0, t - 3).reduce((a, b) => a + b, 0);
+        sums.previousToken[lh] += row[t - 1];
+        sums.startMark[lh] += row[0];
+        if (t >= 4) sums.fourOrMoreBack[lh] += row.subarray(0, t - 3).reduce((a, b) => a + b, 0);
       }
     }
   }
-  for (const [key, n] of [['previous', rows], ['first', rows], ['far', farRows]]) {
+  for (const [key, n] of [['previousToken', rows], ['startMark', rows], ['fourOrMoreBack', farRows]]) {
     near(r[key].byLayer.flat(), sums[key].map((x) => x / n), 1e-5);
     assert.equal(r[key].best.length, 3);
     const top = r[key].best[0];
     assert.equal(top.score, Math.max(...r[key].byLayer.flat()));
     assert.equal(r[key].byLayer[top.layer][top.head], top.score);
   }
-  assert.equal(r.previous.count, rows);
-  assert.ok(Math.abs(r.previous.even - even / rows) < 1e-12);
+  assert.equal(r.previousToken.count, rows);
+  assert.ok(Math.abs(r.previousToken.even - even / rows) < 1e-12);
   assert.equal(r.induction.count, 2 * 6);
   assert.ok(r.induction.byLayer.flat().every((x) => x >= 0 && x <= 1));
-  assert.equal(r.firstOnRandom.count, 2 * (6 - 1));  // the first copy's queries t = 2..6
-  assert.ok(r.firstOnRandom.byLayer.flat().every((x) => x >= 0 && x <= 1));
-  assert.equal(r.previousOnRandom.count, 2 * (6 - 1));
-  assert.ok(r.previousOnRandom.byLayer.flat().every((x) => x >= 0 && x <= 1));
+  assert.equal(r.startMarkOnRandomTokens.count, 2 * (6 - 1));  // the first copy's queries t = 2..6
+  assert.ok(r.startMarkOnRandomTokens.byLayer.flat().every((x) => x >= 0 && x <= 1));
+  assert.equal(r.previousTokenOnRandomTokens.count, 2 * (6 - 1));
+  assert.ok(r.previousTokenOnRandomTokens.byLayer.flat().every((x) => x >= 0 && x <= 1));
   // on the first copy of a repeat, every head's weight on the start mark and on the token before sum to at most 1
-  const both = r.firstOnRandom.byLayer.flat().map((x, i) => x + r.previousOnRandom.byLayer.flat()[i]);
+  const both = r.startMarkOnRandomTokens.byLayer.flat().map((x, i) => x + r.previousTokenOnRandomTokens.byLayer.flat()[i]);
   assert.ok(both.every((x) => x <= 1 + 1e-6));
   assert.deepEqual(model.headScores(texts, { repeats: 2, repeatLength: 6, seed: 3 }), r);  // seeded
   assert.equal(model.headScores(texts, { repeats: 0 }).induction.count, 0);

@@ -40,10 +40,10 @@ test('headScores in the JS API reproduces the card\'s scores on the same random 
   const r = m.headScores([], { repeats: evaluation.repeats, repeatLength: it.half_length, seed: evaluation.seed * 1000003 });
   m.dispose();
   assert.equal(r.induction.count, evaluation.repeats * it.half_length);
-  assert.equal(r.firstOnRandom.count, evaluation.repeats * (it.half_length - 1));
-  assert.equal(r.previousOnRandom.count, evaluation.repeats * (it.half_length - 1));
-  for (const [api, key] of [['induction', 'induction'], ['firstOnRandom', 'start_mark_on_random_tokens'],
-    ['previousOnRandom', 'previous_token_on_random_tokens']]) {
+  assert.equal(r.startMarkOnRandomTokens.count, evaluation.repeats * (it.half_length - 1));
+  assert.equal(r.previousTokenOnRandomTokens.count, evaluation.repeats * (it.half_length - 1));
+  for (const [api, key] of [['induction', 'induction'], ['startMarkOnRandomTokens', 'start_mark_on_random_tokens'],
+    ['previousTokenOnRandomTokens', 'previous_token_on_random_tokens']]) {
     const got = r[api].byLayer.flat(), want = heads[key].by_layer.flat();
     for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) < 2e-4, `${key} head ${i}: ${got[i]} vs card ${want[i]}`);
   }

@@ -16,7 +16,7 @@ async function main(): Promise<number> {
   const m = await lb.loadModel('sprout');
   const f = m.forward('Mia', { attention: true });
   const hs = m.headScores(['Mia had a kite.', [0, 5, 6]], { repeats: 2, repeatLength: 10, seed: 1 });
-  const best: number = hs.induction.best[0].score + hs.previous.byLayer[0][0] + hs.first.even;
+  const best: number = hs.induction.best[0].score + hs.previousToken.byLayer[0][0] + hs.startMark.even;
   // @ts-expect-error: texts is an array
   m.headScores('Mia');
   m.dispose();

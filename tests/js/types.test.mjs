@@ -1,5 +1,6 @@
 // Checks the shipped TypeScript declarations against the real API: a usage file type-checks, and the members
-// declared on `Lookback` (and the module's exports) are exactly those the loaded module has.
+// declared on `Lookback`, `Model`, `WindowModel` and `Weight` (and the module's exports) are exactly those the
+// real objects have (their own keys and, for class instances, the public methods and getters of their classes).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -34,12 +35,23 @@ test('declared members and exports equal the real ones', async () => {
     const sym = exported.find((s) => s.name === iface);
     assert.ok(sym, `${iface} is declared`);
     const declared = checker.getDeclaredTypeOfSymbol(sym).getProperties().map((s) => s.name).sort();
-    assert.deepEqual(declared, Object.keys(object).sort(), `${iface} members`);
+    assert.deepEqual(declared, membersOf(object), `${iface} members`);
   }
 });
 
-// Interface name -> a real object of that interface. Extended when the API grows (e.g. the model).
+// Interface name -> a real object of that interface. Extended when the API grows.
 async function realObjects() {
   const lb = await apiModule.loadLookback();
-  return [['Lookback', lb]];
+  return [['Lookback', lb], ['Model', await lb.loadModel('sprout')], ['WindowModel', await lb.loadModel('window')],
+    ['Weight', lb.weight([1, 2, 3, 4], { K: 2, N: 2 })]];
+}
+
+// What a caller sees on an object: its own enumerable keys, and the methods and getters of its classes (not
+// the constructor, nor names starting with "_", which are internal).
+function membersOf(object) {
+  const names = new Set(Object.keys(object));
+  for (let p = Object.getPrototypeOf(object); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const name of Object.getOwnPropertyNames(p)) if (name !== 'constructor' && !name.startsWith('_')) names.add(name);
+  }
+  return [...names].sort();
 }

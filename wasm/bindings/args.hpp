@@ -4,12 +4,18 @@
 #pragma once
 #include <emscripten/val.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include "lookback/float_limits.hpp"
 
 namespace lookback::bind {
 
@@ -19,10 +25,27 @@ struct ArgError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// A number as JS would print it: integers in full (1048576, not 1.04858e+06), NaN, Infinity, others with
+// enough digits to tell them apart.
+inline std::string js_number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  std::ostringstream s;
+  if (x == std::floor(x) && std::fabs(x) < 9007199254740992.0) s << std::fixed << std::setprecision(0) << x;
+  else s << std::setprecision(9) << x;
+  return s.str();
+}
+
+template <class P>
+void put(std::ostringstream& s, const P& part) {
+  if constexpr (std::is_floating_point_v<P>) s << js_number(double(part));
+  else s << part;
+}
+
 template <class... P>
 [[noreturn]] void fail(const P&... parts) {
   std::ostringstream s;
-  (s << ... << parts);
+  (put(s, parts), ...);
   throw ArgError(s.str());
 }
 
@@ -31,15 +54,6 @@ template <class... P>
 constexpr double kMaxDim = 1 << 16;
 constexpr std::size_t kMaxElements = std::size_t(1) << 26;
 
-// A number as JS would print it (NaN, Infinity), for messages.
-inline std::string js_number(double x) {
-  if (std::isnan(x)) return "NaN";
-  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-  std::ostringstream s;
-  s << x;
-  return s.str();
-}
-
 // An integer argument in [lo, hi].
 inline int int_arg(const char* fn, const char* name, double x, double lo, double hi = kMaxDim) {
   if (!std::isfinite(x) || x != std::floor(x) || x < lo || x > hi)
@@ -47,11 +61,40 @@ inline int int_arg(const char* fn, const char* name, double x, double lo, double
   return int(x);
 }
 
-// A finite number argument, optionally strictly positive.
+// A number argument that float32 carries: finite, at most FLT_MAX in size, optionally strictly positive.
 inline float num_arg(const char* fn, const char* name, double x, bool positive = false) {
   if (!std::isfinite(x) || (positive && !(x > 0)))
     fail(fn, ": ", name, " must be a finite", positive ? " positive" : "", " number (got ", js_number(x), ")");
+  if (std::fabs(x) > double(FLT_MAX)) fail(fn, ": ", name, " is ", x, ", beyond float32 (largest ", double(FLT_MAX), ")");
   return float(x);
+}
+
+// Temperatures and scales the kernels compute with in float32 (lookback/float_limits.hpp): a temperature in
+// [kMinTemperature, kMaxTemperature] (or exactly 0 where it means "the most probable"), a scale of size at most
+// kMaxScale.
+
+inline float temperature_arg(const char* fn, double x, bool zero_allowed = false) {
+  if (zero_allowed && x == 0) return 0.0f;
+  if (!std::isfinite(x) || !(x >= kMinTemperature && x <= kMaxTemperature))
+    fail(fn, ": temperature must be a finite positive number in [", kMinTemperature, ", ", kMaxTemperature, "]",
+         zero_allowed ? " or 0" : "", " (got ", x, ")");
+  return float(x);
+}
+
+inline float scale_arg(const char* fn, double x) {
+  const float s = num_arg(fn, "scale", x);
+  if (std::fabs(x) > kMaxScale) fail(fn, ": scale must be in [-", kMaxScale, ", ", kMaxScale, "] (got ", x, ")");
+  return s;
+}
+
+// Every score, product and sum a kernel computes must stay inside float32: inputs whose worst case passes
+// kMaxResult (a margin below FLT_MAX for rounding) are an error that names the bound, never NaN or Infinity.
+inline double max_abs(const std::vector<float>& v) { return lookback::max_abs(v.data(), v.size()); }
+
+inline void within_float32(const char* fn, const char* what, double worst) {
+  if (worst > kMaxResult)
+    fail(fn, ": ", what, " could reach ", worst, ", beyond float32 (at most ", kMaxResult,
+         "); scale the inputs down");
 }
 
 // The product of dims, refused past kMaxElements (counted in 64 bits: size_t is 32 bits in WebAssembly).

@@ -2,6 +2,7 @@
 // core.cpp, attentionRow in attention_row.cpp): the shape from the options object, then q, k, v and the mask.
 // Only the bindings include this (it includes Embind). Not here: any computation.
 #pragma once
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +18,16 @@ inline std::string dims(const char* a, int x, const char* b, int y, const char* 
   if (c) s << "*" << z;
   s << ")";
   return s.str();
+}
+
+// The scores scale·q·k of every head stay inside float32, and so do the kernel's intermediates: scale·k
+// (attention scales the keys first) or q·k (scores scales the products after).
+inline void scores_within_float32(const char* fn, const std::vector<float>& q, const std::vector<float>& k, int D,
+                                  double scale, bool scaled_after) {
+  const double mq = max_abs(q), mk = max_abs(k);
+  if (scaled_after) within_float32(fn, "a product q·k", worst_score(D, mq, mk, 1));
+  else within_float32(fn, "scale times k", worst_scaled_k(mk, scale));
+  within_float32(fn, "a score (scale times q·k)", worst_score(D, mq, mk, scale));
 }
 
 struct AttentionArgs {
@@ -35,13 +46,16 @@ inline AttentionArgs attention_args(const char* fn, const val& q, const val& k, 
   a.Hkv = int_arg(fn, "kvHeads", opts["kvHeads"].as<double>(), 1, a.H);
   if (a.H % a.Hkv) fail(fn, ": kvHeads (", a.Hkv, ") must divide heads (", a.H, ")");
   a.D = int_arg(fn, "d", opts["d"].as<double>(), 1, 8192);
-  a.scale = num_arg(fn, "scale", opts["scale"].as<double>());
-  a.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>(), true);
+  a.scale = scale_arg(fn, opts["scale"].as<double>());
+  a.temperature = temperature_arg(fn, opts["temperature"].as<double>());
+  within_float32(fn, "scale / temperature", std::fabs(double(a.scale)) / double(a.temperature));
   a.causal = opts["causal"].as<bool>();
   if (a.causal && a.S < a.T) fail(fn, ": causal attention needs S >= T (got S=", a.S, ", T=", a.T, ")");
   r.q = floats(fn, "q", q, elements(fn, {a.T, a.H, a.D}), dims("T", a.T, "heads", a.H, "d", a.D));
   r.k = floats(fn, "k", k, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
   r.v = floats(fn, "v", v, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+  scores_within_float32(fn, r.q, r.k, a.D, std::fabs(double(a.scale)) / double(a.temperature), false);
+  within_float32(fn, "a sum of weights times v", worst_sum(a.S, 1, max_abs(r.v)));
   r.mask = mask_arg(fn, opts["mask"], elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
   return r;
 }

@@ -15,9 +15,10 @@ val scores_js(val q, val k, double T_, double S_, double H_, double D_, double s
     const char* fn = "scores";
     const int T = int_arg(fn, "T", T_, 1), S = int_arg(fn, "S", S_, 1), H = int_arg(fn, "heads", H_, 1, 1024),
               D = int_arg(fn, "d", D_, 1, 8192);
-    const float scale = num_arg(fn, "scale", scale_);
+    const float scale = scale_arg(fn, scale_);
     auto qv = floats(fn, "q", q, elements(fn, {T, H, D}), dims("T", T, "heads", H, "d", D));
     auto kv = floats(fn, "k", k, elements(fn, {S, H, D}), dims("S", S, "heads", H, "d", D));
+    scores_within_float32(fn, qv, kv, D, std::fabs(scale), true);
     std::vector<float> out(elements(fn, {H, T, S}));
     lookback::scores(qv.data(), kv.data(), out.data(), T, S, H, D, scale);
     return to_js(out);
@@ -47,7 +48,7 @@ val softmax_js(val x, double R_, double C_, double temperature_, val mask) {
   return guarded([&] {
     const char* fn = "softmax";
     const int R = int_arg(fn, "rows", R_, 1, 1 << 26), C = int_arg(fn, "cols", C_, 1, 1 << 26);
-    const float temperature = num_arg(fn, "temperature", temperature_, true);
+    const float temperature = temperature_arg(fn, temperature_);
     const std::size_t n = elements(fn, {R, C});
     auto v = floats(fn, "x", x, n, dims("rows", R, "cols", C), Values::finite_or_minus_inf);
     auto m = mask_arg(fn, mask, n, dims("rows", R, "cols", C));
@@ -67,6 +68,7 @@ val blend_js(val w, val v, double T_, double S_, double H_, double D_) {
               D = int_arg(fn, "d", D_, 1, 8192);
     auto wv = floats(fn, "weights", w, elements(fn, {H, T, S}), dims("heads", H, "T", T, "S", S));
     auto vv = floats(fn, "v", v, elements(fn, {S, H, D}), dims("S", S, "heads", H, "d", D));
+    within_float32(fn, "a sum of weights times v", worst_sum(S, max_abs(wv), max_abs(vv)));
     std::vector<float> out(elements(fn, {T, H, D}));
     lookback::blend(wv.data(), vv.data(), out.data(), T, S, H, D);
     return to_js(out);
@@ -97,6 +99,7 @@ val gemm_js(val a, val b, double M_, double N_, double K_, bool transB) {
     auto av = floats(fn, "a", a, elements(fn, {M, K}), dims("M", M, "K", K));
     auto bv = transB ? floats(fn, "b", b, elements(fn, {N, K}), dims("N", N, "K", K))
                      : floats(fn, "b", b, elements(fn, {K, N}), dims("K", K, "N", N));
+    within_float32(fn, "a sum of products a·b", worst_sum(K, max_abs(av), max_abs(bv)));
     std::vector<float> c(elements(fn, {M, N}));
     (transB ? lookback::gemm_nt : lookback::gemm_nn)(M, N, K, av.data(), K, bv.data(), transB ? K : N, c.data(), N,
                                                     false);
@@ -111,6 +114,7 @@ val dot_js(val a, val b) {
     if (n > kMaxElements) fail("dot: a is longer than ", kMaxElements, " floats");
     auto av = floats("dot", "a", a, n, "a.length");
     auto bv = floats("dot", "b", b, n, "a.length");
+    within_float32("dot", "the sum of products a·b", worst_sum(double(n), max_abs(av), max_abs(bv)));
     return val(lookback::dot(av.data(), bv.data(), int(n)));
   });
 }

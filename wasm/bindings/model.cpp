@@ -17,6 +17,7 @@
 #include "model/errors.hpp"
 #include "model/generate.hpp"
 #include "model/head_scores.hpp"
+#include "model/json_depth.hpp"
 #include "model/llama2c.hpp"
 #include "model/safetensors.hpp"
 #include "model/sampler.hpp"
@@ -49,16 +50,16 @@ Entry& entry(const char* fn, double handle) {
 
 bool bool_opt(const val& o, const char* key) { return o[key].as<bool>(); }
 
-// The ids a call runs on: all of them when they fit, else an error naming the window option, or (with
-// window) the start mark and the last tokens.
+// The ids a call runs on (the model's fit_context), or an error naming the JS option that asks for the window.
 std::vector<int> fit_context(const char* fn, const Entry& e, std::vector<int> ids, bool window) {
   const ModelConfig& c = e.model.transformer->config();
-  if (int(ids.size()) <= c.max_seq_len) return ids;
-  if (!window)
-    fail(fn, ": the text is ", ids.size(), " tokens but the model's context holds ", c.max_seq_len,
+  const std::size_t n = ids.size();
+  auto fitted = lookback::fit_context(std::move(ids), c, window);
+  if (!fitted)
+    fail(fn, ": the text is ", n, " tokens but the model's context holds ", c.max_seq_len,
          "; pass { window: true } to keep only the last ", c.max_seq_len,
          " tokens (the start mark stays first), or shorten the text");
-  return sliding_window(ids, c.max_seq_len, c.bos_id);
+  return std::move(*fitted);
 }
 
 val config_js(const ModelConfig& c) { return val::global("JSON").call<val>("parse", config_to_json(c)); }
@@ -116,7 +117,9 @@ val load_llama2c_js(val checkpoint, val tokenizer, val weights) {
 val random_weights_js(val config_text, double seed, bool f16, bool llama2c) {
   return guarded([&] {
     const char* fn = "randomWeights";
-    const ModelConfig c = config_from_json(string_arg(fn, "config.json", config_text));
+    const std::string text = string_arg(fn, "config.json", config_text);
+    check_json_depth(text, "config.json");
+    const ModelConfig c = config_from_json(text);
     const int s = int_arg(fn, "seed", seed, 0, 2147483647.0);
     if (llama2c && f16) fail(fn, ": a llama2.c checkpoint holds float32 weights only (f16 applies to safetensors)");
     const Weights w = random_weights(c, std::uint64_t(s));
@@ -137,6 +140,11 @@ val encode_js(double handle, val text, bool bos) {
   return guarded([&] {
     return encode_with(*entry("encode", handle).model.tokenizer, text, bos);
   });
+}
+
+// The start mark and at least the last n tokens of a text, for a sliding window over a text of any length.
+val encode_tail_js(double handle, val text, bool bos, double n) {
+  return guarded([&] { return encode_tail_with(*entry("encode", handle).model.tokenizer, text, bos, n); });
 }
 
 val decode_js(double handle, val ids) {
@@ -193,7 +201,7 @@ val forward_js(double handle, val ids_in, val opts) {
 std::vector<TokenProb> next_probs(const char* fn, Entry& e, const std::vector<int>& ids, const val& opts, int& k) {
   const ModelConfig& c = e.model.transformer->config();
   k = int_arg(fn, "topK", opts["topK"].as<double>(), 1, c.vocab_size);
-  const float temperature = num_arg(fn, "temperature", opts["temperature"].as<double>(), true);
+  const float temperature = temperature_arg(fn, opts["temperature"].as<double>());
   StepOptions o;
   o.positions = bool_opt(opts, "positions");
   o.all_logits = false;
@@ -223,8 +231,7 @@ GenerateOptions generate_options(const char* fn, Entry& e, const val& ids_in, co
   ids = fit_context(fn, e, ids_arg(fn, ids_in, c.vocab_size), g.window);
   if (ids.empty()) fail(fn, ": ids must hold at least one token");
   g.max_tokens = int_arg(fn, "maxTokens", opts["maxTokens"].as<double>(), 0, 1 << 20);
-  g.temperature = num_arg(fn, "temperature", opts["temperature"].as<double>());
-  if (g.temperature < 0) fail(fn, ": temperature must be >= 0 (0 = always the most probable token)");
+  g.temperature = temperature_arg(fn, opts["temperature"].as<double>(), true);  // 0: the most probable token
   g.top_p = num_arg(fn, "topP", opts["topP"].as<double>(), true);
   if (g.top_p > 1) fail(fn, ": topP must be in (0, 1] (got ", g.top_p, ")");
   g.seed = std::uint64_t(int_arg(fn, "seed", opts["seed"].as<double>(), 0, 4294967295.0));
@@ -277,11 +284,21 @@ val generate_step_js(double handle, double count) {
   });
 }
 
-val habit_js(const HeadHabit& h) {
+// { score: Float64Array [L*H], even, count, best: the `best` highest heads [{ layer, head, score }] (ranked_heads) }
+val habit_js(const HeadHabit& h, int H, int best) {
   val r = val::object();
   r.set("score", val::global("Float64Array").new_(emscripten::typed_memory_view(h.score.size(), h.score.data())));
   r.set("even", h.even);
   r.set("count", double(h.count));
+  val top = val::array();
+  for (int i : ranked_heads(h, best)) {
+    val b = val::object();
+    b.set("layer", i / H);
+    b.set("head", i % H);
+    b.set("score", h.score[std::size_t(i)]);
+    top.call<void>("push", b);
+  }
+  r.set("best", top);
   return r;
 }
 
@@ -306,20 +323,17 @@ val head_scores_js(double handle, val texts, val opts) {
     const int len = int_arg(fn, "repeatLength", opts["repeatLength"].as<double>(), 1, (c.max_seq_len - 1) / 2);
     const auto seed = std::uint64_t(int_arg(fn, "seed", opts["seed"].as<double>(), 0, 4294967295.0));
     if (all.empty() && repeats == 0) fail(fn, ": give at least one text or repeats >= 1");
-    // random ids skip the marks (byte-level BPE: start and end; llama2.c: unknown, start, end) and, when at
-    // least 64 others remain, the 256 byte tokens after them
-    const int marks = e.model.tokenizer->kind() == "llama2c" ? 3 : 2;
-    const int lo = c.vocab_size - (marks + 256) >= 64 ? marks + 256 : std::min(marks, c.vocab_size - 1);
-    const HeadScores h = measure_heads(e.session, all, repeats, len, seed, lo);
+    const int best = int_arg(fn, "best", opts["best"].as<double>(), 0, 1 << 20);  // more than L*H: every head
+    const HeadScores h = measure_heads(e.session, all, repeats, len, seed, random_token_floor(*e.model.tokenizer, c.vocab_size));
     val r = val::object();
     r.set("layers", h.L);
     r.set("heads", h.H);
-    r.set("previous", habit_js(h.previous));
-    r.set("first", habit_js(h.first));
-    r.set("far", habit_js(h.far));
-    r.set("induction", habit_js(h.induction));
-    r.set("firstRandom", habit_js(h.first_random));
-    r.set("previousRandom", habit_js(h.previous_random));
+    r.set("previousToken", habit_js(h.previous_token, h.H, best));
+    r.set("startMark", habit_js(h.start_mark, h.H, best));
+    r.set("fourOrMoreBack", habit_js(h.four_or_more_back, h.H, best));
+    r.set("induction", habit_js(h.induction, h.H, best));
+    r.set("startMarkOnRandomTokens", habit_js(h.start_mark_on_random_tokens, h.H, best));
+    r.set("previousTokenOnRandomTokens", habit_js(h.previous_token_on_random_tokens, h.H, best));
     return r;
   });
 }
@@ -335,6 +349,7 @@ EMSCRIPTEN_BINDINGS(lookback_model) {
   emscripten::function("modelDispose", &dispose_js);
   emscripten::function("modelInfo", &info_of_js);
   emscripten::function("modelEncode", &encode_js);
+  emscripten::function("modelEncodeTail", &encode_tail_js);
   emscripten::function("modelDecode", &decode_js);
   emscripten::function("modelTokens", &token_texts_js);
   emscripten::function("modelWindow", &window_js);

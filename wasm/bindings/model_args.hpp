@@ -25,9 +25,15 @@ inline std::vector<std::uint8_t> bytes_arg(const char* fn, const char* name, con
   return v;
 }
 
+// A JS string as UTF-8 through the platform's TextEncoder, which writes a lone surrogate as U+FFFD (Embind's
+// own conversion would join it with the next character, so that "a\uD800b" came back as "a\u{10062}").
 inline std::string string_arg(const char* fn, const char* name, const val& s) {
   if (!s.isString()) fail(fn, ": ", name, " must be a string");
-  return s.as<std::string>();
+  const val bytes = val::global("TextEncoder").new_().call<val>("encode", s);
+  const std::size_t n = bytes["length"].as<std::size_t>();
+  std::string out(n, '\0');
+  if (n) val(emscripten::typed_memory_view(n, reinterpret_cast<std::uint8_t*>(out.data()))).call<void>("set", bytes);
+  return out;
 }
 
 // Token ids: an Array or typed array of integers in [0, vocab).

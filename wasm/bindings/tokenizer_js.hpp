@@ -1,5 +1,6 @@
-// A tokenizer's functions for JS, shared by the model bindings (model.cpp, window_model.cpp): ids of a text,
-// the text of ids, each id's display text, and next-token candidates with their text. Only the bindings include this (it includes Embind).
+// A tokenizer's functions for JS, shared by the model bindings (model.cpp, window_model.cpp): ids of a text (or
+// of its end only), the text of ids, each id's display text, and next-token candidates with their text. Only the
+// bindings include this (it includes Embind).
 // Not here: how a tokenizer splits text (wasm/src/model).
 #pragma once
 #include <emscripten/bind.h>
@@ -18,6 +19,13 @@ inline val text_js(const std::string& s) { return val(valid_utf8(s)); }
 
 inline val encode_with(const Tokenizer& t, const val& text, bool bos) {
   return ints_js(t.encode(string_arg("encode", "text", text), bos));
+}
+
+// The start mark (when bos) and at least the last n tokens of a text, the same ids as the end of its full
+// encoding: a sliding window over a text of any length encodes only the text's end.
+inline val encode_tail_with(const Tokenizer& t, const val& text, bool bos, double n) {
+  const int keep = int_arg("encode", "n", n, 1, double(kMaxIds));
+  return ints_js(t.encode_tail(string_arg("encode", "text", text), bos, std::size_t(keep)));
 }
 
 inline val decode_with(const Tokenizer& t, const val& ids) {

@@ -21,6 +21,7 @@ struct Resident {
   std::vector<float> packed;  // B packed for gemm_packed
   std::vector<float> rows;    // B as [N, K] for matvec
   std::vector<float> a, c;    // reused input and output
+  double max_b = 0;           // the largest |b|, for the float32 bound of each call
 };
 
 std::map<int, std::unique_ptr<Resident>>& registry() {
@@ -46,6 +47,7 @@ val weight_create_js(val b, double K_, double N_, bool transB) {
     std::vector<float> bv;
     floats_into(bv, fn, "b", b, n, transB ? "N*K (" + std::to_string(N) + "*" + std::to_string(K) + ")"
                                            : "K*N (" + std::to_string(K) + "*" + std::to_string(N) + ")");
+    r->max_b = max_abs(bv);
     r->packed.resize(packed_b_floats(K, N));
     pack_b_matrix(transB, K, N, bv.data(), transB ? K : N, r->packed.data());
     if (transB) {
@@ -74,6 +76,7 @@ val weight_gemm_js(double handle, val a, double M_) {
     const int M = int_arg(fn, "M", M_, 1);
     floats_into(r.a, fn, "a", a, elements(fn, {M, r.K}),
                 "M*K (" + std::to_string(M) + "*" + std::to_string(r.K) + ")");
+    within_float32(fn, "a sum of products a·b", worst_sum(r.K, max_abs(r.a), r.max_b));
     r.c.resize(elements(fn, {M, r.N}));
     if (M <= kMatvecRows)
       matvec(r.a.data(), M, r.K, r.rows.data(), r.N, r.c.data(), false);

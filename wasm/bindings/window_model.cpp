@@ -1,27 +1,26 @@
 // Embind bindings of the chapter's window model (wasm/src/model/window_model.hpp), handle-based like the
-// transformer's (model.cpp): load from the bundle's bytes, encode/decode/token texts with its tokenizer, the
-// top-k next tokens after a text, dispose. Each validates its arguments and returns an Error object instead
-// of throwing. Not here: the transformer (model.cpp) or finding the files (web/js/api/model.js).
+// transformer's (model.cpp): load from the bundle's bytes (load_window_bundle: sizes checked in 64 bits first,
+// as for the transformer), encode/decode/token texts with its tokenizer, the top-k next tokens after a text, dispose.
+// Each validates its arguments and returns an Error object instead of throwing. Not here: the transformer
+// (model.cpp) or finding the files (web/js/api/model.js).
 #include <emscripten/bind.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 
 #include "args.hpp"
+#include "model/errors.hpp"
 #include "model/sampler.hpp"
-#include "model/tokenizer.hpp"
-#include "model/window_model.hpp"
+#include "model/window_bundle.hpp"
 #include "model_args.hpp"
 #include "tokenizer_js.hpp"
 
 namespace lookback::bind {
 namespace {
 
-struct WindowEntry {
-  WindowModel model;
-  std::unique_ptr<Tokenizer> tokenizer;
-};
+using WindowEntry = WindowBundle;
 
 std::map<int, std::unique_ptr<WindowEntry>>& windows() {
   static std::map<int, std::unique_ptr<WindowEntry>> models;
@@ -51,13 +50,10 @@ val load_js(val safetensors, val config_text, val tokenizer_text) {
   return guarded([&] {
     const char* fn = "loadModel";
     const auto bytes = bytes_arg(fn, "the safetensors file", safetensors);
-    auto entry = std::make_unique<WindowEntry>(WindowEntry{
-        WindowModel(bytes.data(), bytes.size(), string_arg(fn, "config.json", config_text)),
-        bpe_tokenizer_from_json(string_arg(fn, "tokenizer.json", tokenizer_text))});
+    auto entry = std::make_unique<WindowEntry>(load_window_bundle(
+        bytes.data(), bytes.size(), string_arg(fn, "config.json", config_text),
+        string_arg(fn, "tokenizer.json", tokenizer_text)));
     const WindowModelConfig& c = entry->model.config();
-    if (entry->tokenizer->vocab_size() != c.vocab_size)
-      fail(fn, ": the tokenizer has ", entry->tokenizer->vocab_size(), " tokens but the window model's vocabulary has ",
-           c.vocab_size);
     static int next = 1;
     const int handle = next++;
     val r = val::object();
@@ -79,6 +75,11 @@ val encode_js(double handle, val text, bool bos) {
   return guarded([&] { return encode_with(*window_entry("encode", handle).tokenizer, text, bos); });
 }
 
+// The start mark and at least the last n tokens of a text (the window sees no more).
+val encode_tail_js(double handle, val text, bool bos, double n) {
+  return guarded([&] { return encode_tail_with(*window_entry("encode", handle).tokenizer, text, bos, n); });
+}
+
 val decode_js(double handle, val ids) {
   return guarded([&] { return decode_with(*window_entry("decode", handle).tokenizer, ids); });
 }
@@ -96,11 +97,15 @@ val next_js(double handle, val ids_in, val opts) {
     std::vector<int> ids = ids_arg(fn, ids_in, c.vocab_size);
     if (ids.empty()) fail(fn, ": ids must hold at least one token");
     const int k = int_arg(fn, "topK", opts["topK"].as<double>(), 1, c.vocab_size);
-    const float temperature = num_arg(fn, "temperature", opts["temperature"].as<double>(), true);
+    const float temperature = temperature_arg(fn, opts["temperature"].as<double>());
     // only the last position is needed, and it sees only the last `window` ids
     if (int(ids.size()) > c.window) ids.erase(ids.begin(), ids.end() - c.window);
     const std::vector<float> logits = e.model.logits(ids);  // [T, V]
     const float* last = logits.data() + (ids.size() - 1) * std::size_t(c.vocab_size);
+    // finite weights can still overflow float32 on the way: an error, never NaN probabilities
+    if (!std::all_of(last, last + c.vocab_size, [](float x) { return std::isfinite(x); }))
+      model_error("the window model's computation overflowed float32 (its weights are too large for this text): "
+                  "the logits are not finite");
     return token_probs_js(*e.tokenizer, top_k(last, c.vocab_size, k, temperature));
   });
 }
@@ -113,6 +118,7 @@ EMSCRIPTEN_BINDINGS(lookback_window_model) {
   emscripten::function("windowLoad", &load_js);
   emscripten::function("windowDispose", &dispose_js);
   emscripten::function("windowEncode", &encode_js);
+  emscripten::function("windowEncodeTail", &encode_tail_js);
   emscripten::function("windowDecode", &decode_js);
   emscripten::function("windowTokens", &token_texts_js);
   emscripten::function("windowNext", &next_js);

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "base/cli.hpp"
+#include "base/read_file.hpp"
 #include "model/bpe.hpp"
 #include "train/bpe_train.hpp"
 #include "train/corpus.hpp"
@@ -36,52 +38,33 @@ struct Args {
 };
 
 // Prints the usage, with the error first when there is one; exits 0 for --help and 2 for a mistake.
-[[noreturn]] void usage(const std::string& error) {
-  std::ostream& out = error.empty() ? std::cout : std::cerr;
-  if (!error.empty()) out << "lookback-bpe: " << error << "\n";
-  out << "usage: lookback-bpe --train FILE [--also FILE] [--vocab 2048] --out tokenizer.json [--keep-invented]\n"
-            << "       lookback-bpe --tokenizer tokenizer.json --encode TEXT\n"
-            << "       lookback-bpe --tokenizer tokenizer.json --encode-corpus FILE --out tokens.bin [--context 256]\n";
-  std::exit(error.empty() ? 0 : 2);
-}
+const lookback::cli::Usage kUsage{"lookback-bpe",
+    "usage: lookback-bpe --train FILE [--also FILE] [--vocab 2048] --out tokenizer.json [--keep-invented]\n"
+    "       lookback-bpe --tokenizer tokenizer.json --encode TEXT\n"
+    "       lookback-bpe --tokenizer tokenizer.json --encode-corpus FILE --out tokens.bin [--context 256]\n"};
+
+[[noreturn]] void usage(const std::string& error) { kUsage.fail(error); }
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string k = argv[i];
-    if (k == "--help" || k == "-h") usage("");
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + k);
-      return argv[++i];
-    };
-    try {
-      if (k == "--train") a.train = value();
-      else if (k == "--also") a.also = value();
-      else if (k == "--tokenizer") a.tokenizer = value();
-      else if (k == "--encode") { a.encode = value(); a.has_encode = true; }
-      else if (k == "--encode-corpus") a.encode_corpus = value();
-      else if (k == "--out") a.out = value();
-      else if (k == "--vocab") a.vocab = std::stoi(value());
-      else if (k == "--context") a.context = std::stoi(value());
-      else if (k == "--keep-invented") a.keep_invented = true;
-      else usage("unknown option " + k);
-    } catch (const std::logic_error& e) {
-      usage("bad value for " + k + ": " + e.what());
-    }
-  }
+  lookback::cli::parse(kUsage, argc, argv, [&](const std::string& k, auto value) {
+    if (k == "--train") a.train = value();
+    else if (k == "--also") a.also = value();
+    else if (k == "--tokenizer") a.tokenizer = value();
+    else if (k == "--encode") { a.encode = value(); a.has_encode = true; }
+    else if (k == "--encode-corpus") a.encode_corpus = value();
+    else if (k == "--out") a.out = value();
+    else if (k == "--vocab") a.vocab = std::stoi(value());
+    else if (k == "--context") a.context = std::stoi(value());
+    else if (k == "--keep-invented") a.keep_invented = true;
+    else return false;
+    return true;
+  });
   return a;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 // Lines of a story file, skipping empty ones (views into `text`).

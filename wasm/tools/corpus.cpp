@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "base/cli.hpp"
+#include "base/read_file.hpp"
 #include "model/bpe.hpp"
 #include "train/corpus.hpp"
 
@@ -37,39 +39,28 @@ struct Args {
 };
 
 // Prints the usage, with the error first when there is one; exits 0 for --help and 2 for a mistake.
-[[noreturn]] void usage(const std::string& error) {
-  std::ostream& out = error.empty() ? std::cout : std::cerr;
-  if (!error.empty()) out << "lookback-corpus: " << error << "\n";
-  out << "usage: lookback-corpus --seed N --split train|validation|probe [--stories N] [--first I]\n"
-            << "                       [--probes N] [--out FILE] [--stats] [--tokenizer tokenizer.json]\n"
-            << "                       [--context 256]\n";
-  std::exit(error.empty() ? 0 : 2);
-}
+const lookback::cli::Usage kUsage{"lookback-corpus",
+    "usage: lookback-corpus --seed N --split train|validation|probe [--stories N] [--first I]\n"
+    "                       [--probes N] [--out FILE] [--stats] [--tokenizer tokenizer.json]\n"
+    "                       [--context 256]\n"};
+
+[[noreturn]] void usage(const std::string& error) { kUsage.fail(error); }
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string k = argv[i];
-    if (k == "--help" || k == "-h") usage("");
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + k);
-      return argv[++i];
-    };
-    try {
-      if (k == "--seed") a.seed = std::stoull(value());
-      else if (k == "--split") a.split = corpus::parse_split(value());
-      else if (k == "--stories") a.stories = std::stoll(value());
-      else if (k == "--first") a.first = std::stoll(value());
-      else if (k == "--probes") a.probes = std::stoi(value());
-      else if (k == "--context") a.context = std::stoi(value());
-      else if (k == "--out") a.out = value();
-      else if (k == "--tokenizer") a.tokenizer = value();
-      else if (k == "--stats") a.stats = true;
-      else usage("unknown option " + k);
-    } catch (const std::logic_error& e) {
-      usage("bad value for " + k + ": " + e.what());
-    }
-  }
+  lookback::cli::parse(kUsage, argc, argv, [&](const std::string& k, auto value) {
+    if (k == "--seed") a.seed = std::stoull(value());
+    else if (k == "--split") a.split = corpus::parse_split(value());
+    else if (k == "--stories") a.stories = std::stoll(value());
+    else if (k == "--first") a.first = std::stoll(value());
+    else if (k == "--probes") a.probes = std::stoi(value());
+    else if (k == "--context") a.context = std::stoi(value());
+    else if (k == "--out") a.out = value();
+    else if (k == "--tokenizer") a.tokenizer = value();
+    else if (k == "--stats") a.stats = true;
+    else return false;
+    return true;
+  });
   if (a.stories < 0 || a.first < 0 || a.probes < 0) usage("counts must be >= 0");
   if (a.out.empty() && !a.stats) usage("nothing to do: give --out and/or --stats");
   return a;
@@ -77,14 +68,6 @@ Args parse(int argc, char** argv) {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 // Running summary of generated stories.

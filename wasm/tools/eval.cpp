@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "base/cli.hpp"
+#include "base/read_file.hpp"
 #include "model/bundle.hpp"
 #include "train/evaluate.hpp"
 
@@ -25,11 +27,7 @@ const char* kHelp = R"(usage: lookback-eval --sprout DIR [--window DIR] [options
   --out FILE          write the JSON there (default: standard output)
 )";
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
+const lookback::cli::Usage kUsage{"lookback-eval", kHelp};
 
 int number(const std::string& flag, const std::string& v) {
   try {
@@ -47,34 +45,28 @@ int main(int argc, char** argv) {
   try {
     std::string sprout, window, out;
     lookback::train::EvalOptions o;
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      if (a == "--help" || a == "-h") {
-        std::cout << kHelp;
-        return 0;
-      }
-      if (i + 1 >= argc) throw std::runtime_error(a + " needs a value (see --help)");
-      const std::string v = argv[++i];
-      if (a == "--sprout") sprout = v;
-      else if (a == "--window") window = v;
-      else if (a == "--out") out = v;
-      else if (a == "--seed") o.seed = std::uint64_t(number(a, v));
-      else if (a == "--val-stories") o.val_stories = number(a, v);
-      else if (a == "--head-texts") o.head_texts = number(a, v);
-      else if (a == "--probes") o.probes = number(a, v);
-      else if (a == "--repeats") o.repeats = number(a, v);
-      else throw std::runtime_error("unknown option " + a + " (see --help)");
-    }
+    lookback::cli::parse(kUsage, argc, argv, [&](const std::string& a, auto value) {
+      if (a == "--sprout") sprout = value();
+      else if (a == "--window") window = value();
+      else if (a == "--out") out = value();
+      else if (a == "--seed") o.seed = std::uint64_t(number(a, value()));
+      else if (a == "--val-stories") o.val_stories = number(a, value());
+      else if (a == "--head-texts") o.head_texts = number(a, value());
+      else if (a == "--probes") o.probes = number(a, value());
+      else if (a == "--repeats") o.repeats = number(a, value());
+      else return false;
+      return true;
+    });
     if (sprout.empty()) throw std::runtime_error("--sprout DIR is required (see --help)");
-    const std::string weights = slurp(sprout + "/model.safetensors");
+    const std::string weights = lookback::read_file(sprout + "/model.safetensors");
     const lookback::LoadedModel m = lookback::load_bundle(reinterpret_cast<const std::uint8_t*>(weights.data()),
-                                                          weights.size(), slurp(sprout + "/config.json"),
-                                                          slurp(sprout + "/tokenizer.json"));
+                                                          weights.size(), lookback::read_file(sprout + "/config.json"),
+                                                          lookback::read_file(sprout + "/tokenizer.json"));
     std::unique_ptr<lookback::WindowModel> w;
     if (!window.empty()) {
-      const std::string wb = slurp(window + "/model.safetensors");
+      const std::string wb = lookback::read_file(window + "/model.safetensors");
       w = std::make_unique<lookback::WindowModel>(reinterpret_cast<const std::uint8_t*>(wb.data()), wb.size(),
-                                                  slurp(window + "/config.json"));
+                                                  lookback::read_file(window + "/config.json"));
     }
     const std::string text = lookback::train::evaluate(m, w.get(), o).dump(2) + "\n";
     if (out.empty()) {

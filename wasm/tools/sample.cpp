@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "base/cli.hpp"
+#include "base/read_file.hpp"
 #include "model/rng.hpp"
 
 namespace {
@@ -30,14 +32,8 @@ struct Checkpoint {
   const float *emb, *rms_att, *wq, *wk, *wv, *wo, *rms_ffn, *w1, *w2, *w3, *rms_final;
 };
 
-std::vector<char> read_all(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot read " + path);
-  return std::vector<char>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
 Checkpoint load_checkpoint(const std::string& path) {
-  const std::vector<char> bytes = read_all(path);
+  const std::string bytes = lookback::read_file(path);
   Checkpoint c;
   if (bytes.size() < 28) throw std::runtime_error(path + ": too short for a llama2.c header");
   int h[7];
@@ -61,7 +57,7 @@ Checkpoint load_checkpoint(const std::string& path) {
 
 // tok512.bin: uint32 max length, then per id: float score, int32 length, bytes. Decoding only.
 std::vector<std::string> load_pieces(const std::string& path, int vocab) {
-  const std::vector<char> b = read_all(path);
+  const std::string b = lookback::read_file(path);
   std::vector<std::string> pieces;
   size_t at = 4;
   for (int i = 0; i < vocab; ++i) {
@@ -233,41 +229,30 @@ struct Args {
   int max_tokens = 256, max_chars = 1000, threads = 2;
 };
 
-[[noreturn]] void usage(const std::string& error) {
-  std::ostream& out = error.empty() ? std::cout : std::cerr;
-  if (!error.empty()) out << "lookback-sample: " << error << "\n";
-  out << "usage: lookback-sample --model stories260K.bin --tokenizer tok512.bin --stories N --out FILE\n"
-      << "                       [--seed S] [--temperature 0.9] [--top-p 0.95] [--max-tokens 256]\n"
-      << "                       [--max-chars 1000] [--threads 2]\n"
-      << "Story i is sampled from seed (S, i) alone, so the file is the same on any thread count.\n";
-  std::exit(error.empty() ? 0 : 2);
-}
+const lookback::cli::Usage kUsage{"lookback-sample",
+    "usage: lookback-sample --model stories260K.bin --tokenizer tok512.bin --stories N --out FILE\n"
+    "                       [--seed S] [--temperature 0.9] [--top-p 0.95] [--max-tokens 256]\n"
+    "                       [--max-chars 1000] [--threads 2]\n"
+    "Story i is sampled from seed (S, i) alone, so the file is the same on any thread count.\n"};
+
+[[noreturn]] void usage(const std::string& error) { kUsage.fail(error); }
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string k = argv[i];
-    if (k == "--help" || k == "-h") usage("");
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage("missing value after " + k);
-      return argv[++i];
-    };
-    try {
-      if (k == "--model") a.model = value();
-      else if (k == "--tokenizer") a.tokenizer = value();
-      else if (k == "--out") a.out = value();
-      else if (k == "--stories") a.stories = std::stoll(value());
-      else if (k == "--seed") a.seed = std::stoull(value());
-      else if (k == "--temperature") a.temperature = std::stof(value());
-      else if (k == "--top-p") a.top_p = std::stof(value());
-      else if (k == "--max-tokens") a.max_tokens = std::stoi(value());
-      else if (k == "--max-chars") a.max_chars = std::stoi(value());
-      else if (k == "--threads") a.threads = std::stoi(value());
-      else usage("unknown option " + k);
-    } catch (const std::logic_error& e) {
-      usage("bad value for " + k + ": " + e.what());
-    }
-  }
+  lookback::cli::parse(kUsage, argc, argv, [&](const std::string& k, auto value) {
+    if (k == "--model") a.model = value();
+    else if (k == "--tokenizer") a.tokenizer = value();
+    else if (k == "--out") a.out = value();
+    else if (k == "--stories") a.stories = std::stoll(value());
+    else if (k == "--seed") a.seed = std::stoull(value());
+    else if (k == "--temperature") a.temperature = std::stof(value());
+    else if (k == "--top-p") a.top_p = std::stof(value());
+    else if (k == "--max-tokens") a.max_tokens = std::stoi(value());
+    else if (k == "--max-chars") a.max_chars = std::stoi(value());
+    else if (k == "--threads") a.threads = std::stoi(value());
+    else return false;
+    return true;
+  });
   if (a.model.empty() || a.tokenizer.empty() || a.out.empty()) usage("--model, --tokenizer and --out are needed");
   if (a.stories < 0 || a.max_tokens < 2 || a.threads < 1 || !(a.temperature >= 0) || !(a.top_p > 0 && a.top_p <= 1)) {
     usage("counts must be positive, temperature >= 0, 0 < top-p <= 1");

@@ -1,6 +1,6 @@
 // lookback-train: trains Sprout or the window model on token files and exports the shipped folder.
-//   lookback-train --model sprout --data train.bin --val val.bin --out DIR --minutes 95 --threads 2
-// See --help for every flag. Deterministic given --seed and --threads (with --steps).
+//   lookback-train --model sprout --data train.bin --val val.bin --out DIR --steps 7600 --threads 2
+// See --help for every flag. Deterministic given --steps, --seed and --threads.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +8,7 @@
 #include <iostream>
 #include <string>
 
+#include "base/cli.hpp"
 #include "model/bpe.hpp"
 #include "train/export.hpp"
 #include "train/trainer.hpp"
@@ -25,8 +26,7 @@ const char* kHelp = R"(usage: lookback-train --model sprout|window --data TOKENS
   --export DIR            the shipped folder (model.safetensors fp16, config.json, tokenizer.json)
   --tokenizer FILE        tokenizer.json copied into the export
   --vocab N               vocabulary size (default 2048)
-  --minutes M             time budget: total steps planned from the measured speed
-  --steps N               or a fixed number of steps
+  --steps N               the number of optimiser steps (the learning-rate schedule ends there)
   --batch B               rows of context+1 tokens per step (default 16)
   --lr X                  peak learning rate (default 2e-3 sprout, 3e-3 window)
   --warmup N              warm-up steps (default 200, or steps/10 when smaller)
@@ -41,11 +41,12 @@ const char* kHelp = R"(usage: lookback-train --model sprout|window --data TOKENS
   --drill-share X         share of rows that are copy drills: <s> then random merged-token ids (258 and up)
                           repeated to the row's end, period 8..128 (default 0)
   --ckpt-minutes M        checkpoint (and export) every M minutes (default 5)
-  --safety X              share of the measured speed the time plan counts on (default 0.95)
   --bench N               time N steps of forward+backward and print tokens/s (no files written)
   --export-only           load DIR/checkpoint.bin, export, exit
   kill -USR1 PID exports now; kill -TERM PID checkpoints, exports and stops (exit status 3: not finished).
 )";
+
+const lookback::cli::Usage kUsage{"lookback-train", kHelp};
 
 }  // namespace
 
@@ -55,43 +56,34 @@ int main(int argc, char** argv) {
     std::string model = "sprout", config = "full", data, val;
     int vocab = 2048, bench = 0;
     bool export_only = false, lr_set = false, warmup_set = false;
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      auto next = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-        return argv[++i];
-      };
-      if (a == "--help" || a == "-h") {
-        std::cout << kHelp;
-        return 0;
-      } else if (a == "--model") model = next();
-      else if (a == "--config") config = next();
-      else if (a == "--data") data = next();
-      else if (a == "--val") val = next();
-      else if (a == "--out") opt.out_dir = next();
-      else if (a == "--export") opt.export_dir = next();
-      else if (a == "--tokenizer") opt.tokenizer = next();
-      else if (a == "--vocab") vocab = std::stoi(next());
-      else if (a == "--minutes") opt.minutes = std::stod(next());
-      else if (a == "--steps") opt.steps = std::stol(next());
-      else if (a == "--batch") opt.batch = std::stoi(next());
-      else if (a == "--lr") opt.lr = std::stof(next()), lr_set = true;
-      else if (a == "--warmup") opt.warmup = std::stoi(next()), warmup_set = true;
-      else if (a == "--weight-decay") opt.weight_decay = std::stof(next());
-      else if (a == "--clip") opt.clip = std::stof(next());
-      else if (a == "--seed") opt.seed = std::stoull(next());
-      else if (a == "--threads") opt.threads = std::stoi(next());
+    lookback::cli::parse(kUsage, argc, argv, [&](const std::string& a, auto value) {
+      if (a == "--model") model = value();
+      else if (a == "--config") config = value();
+      else if (a == "--data") data = value();
+      else if (a == "--val") val = value();
+      else if (a == "--out") opt.out_dir = value();
+      else if (a == "--export") opt.export_dir = value();
+      else if (a == "--tokenizer") opt.tokenizer = value();
+      else if (a == "--vocab") vocab = std::stoi(value());
+      else if (a == "--steps") opt.steps = std::stol(value());
+      else if (a == "--batch") opt.batch = std::stoi(value());
+      else if (a == "--lr") opt.lr = std::stof(value()), lr_set = true;
+      else if (a == "--warmup") opt.warmup = std::stoi(value()), warmup_set = true;
+      else if (a == "--weight-decay") opt.weight_decay = std::stof(value());
+      else if (a == "--clip") opt.clip = std::stof(value());
+      else if (a == "--seed") opt.seed = std::stoull(value());
+      else if (a == "--threads") opt.threads = std::stoi(value());
       else if (a == "--resume") opt.resume = true;
-      else if (a == "--log-every") opt.log_every = std::stoi(next());
-      else if (a == "--val-every") opt.val_every = std::stoi(next());
-      else if (a == "--val-rows") opt.val_rows = std::stoi(next());
-      else if (a == "--drill-share") opt.drills.share = std::stod(next());
-      else if (a == "--ckpt-minutes") opt.ckpt_minutes = std::stod(next());
-      else if (a == "--safety") opt.safety = std::stod(next());
-      else if (a == "--bench") bench = std::stoi(next());
+      else if (a == "--log-every") opt.log_every = std::stoi(value());
+      else if (a == "--val-every") opt.val_every = std::stoi(value());
+      else if (a == "--val-rows") opt.val_rows = std::stoi(value());
+      else if (a == "--drill-share") opt.drills.share = std::stod(value());
+      else if (a == "--ckpt-minutes") opt.ckpt_minutes = std::stod(value());
+      else if (a == "--bench") bench = std::stoi(value());
       else if (a == "--export-only") export_only = true;
-      else throw std::runtime_error("unknown flag " + a + " (see --help)");
-    }
+      else return false;
+      return true;
+    });
     if (!lr_set && model == "window") opt.lr = 3e-3f;
     if (!warmup_set && opt.steps > 0 && opt.steps / 10 < opt.warmup) opt.warmup = int(std::max(1L, opt.steps / 10));
     if (data.empty()) throw std::runtime_error("--data is required (see --help)");

@@ -1,7 +1,8 @@
 // Fuzzing of the file readers: thousands of mutated safetensors files, config.json and tokenizer.json texts,
-// llama2.c checkpoints and tokenizer .bin files. Every reader must either succeed or throw ModelError (a
-// message, never a crash, hang or other exception); whatever loads must then run. Meant to be run in the
-// AddressSanitizer + UBSan build (-DLOOKBACK_SANITIZE=ON) as well as the normal one. Native only.
+// llama2.c checkpoints and tokenizer .bin files, whole bundles of the transformer and of the window model. Every
+// reader must either succeed or throw ModelError (a message, never a crash, hang or other exception); whatever
+// loads must then run. Meant to be run in the AddressSanitizer + UBSan build (-DLOOKBACK_SANITIZE=ON) as well as
+// the normal one. Native only.
 // Inputs that once failed are kept at the end as regression cases.
 #include <doctest/doctest.h>
 
@@ -17,8 +18,10 @@
 #include "model/errors.hpp"
 #include "model/llama2c.hpp"
 #include "model/safetensors.hpp"
+#include "model/safetensors_sizes.hpp"
 #include "model/session.hpp"
 #include "model/sp_tokenizer.hpp"
+#include "model/window_bundle.hpp"
 #include "../model_fixtures.hpp"
 
 using namespace lookback;
@@ -240,6 +243,74 @@ TEST_CASE("fuzz: bundles (tokenizer.json of the byte-level BPE with the other tw
       ++loaded;
   }
   MESSAGE("tokenizer.json: " << loaded << " of " << kIterations << " mutated texts still loadable");
+}
+
+// A mutation that nests: a run of '[' or '{"a":' (up to 100,000 deep) inserted at a random byte.
+static Bytes nest(const Bytes& in, Rng& rng) {
+  Bytes b = in;
+  const std::string unit = rng.next() % 2 ? "[" : "{\"a\":";
+  const std::size_t depth = 1 + rng.next() % (rng.next() % 4 ? 100 : 100000);
+  std::string run;
+  for (std::size_t i = 0; i < depth; ++i) run += unit;
+  b.insert(b.begin() + std::ptrdiff_t(b.empty() ? 0 : rng.next() % b.size()), run.begin(), run.end());
+  return b;
+}
+
+// A bundle's three files with the i-th in turn (weights, config.json, tokenizer.json) mutated or nested.
+struct BundleFiles {
+  Bytes weights, config, tokenizer;
+};
+
+static BundleFiles one_changed(const BundleFiles& in, int i, Rng& rng) {
+  BundleFiles b = in;
+  Bytes& f = i % 3 == 0 ? b.weights : i % 3 == 1 ? b.config : b.tokenizer;
+  f = rng.next() % 3 ? mutate(f, rng) : nest(f, rng);
+  return b;
+}
+
+TEST_CASE("fuzz: whole bundles through load_bundle (depth and 64-bit size checks first), deep nesting included") {
+  const ModelConfig c = fuzz_config();
+  const BundleFiles files{write_safetensors(random_weights(c, 70).named(), false), bytes(config_to_json(c)),
+                          bytes(BpeTokenizer().to_json())};
+  Rng rng(kSeed + 71);
+  int loaded = 0;
+  for (int i = 0; i < kIterations; ++i) {
+    const BundleFiles b = one_changed(files, i, rng);
+    const Bytes& f = b.weights;
+    survives("safetensors sizes", std::size_t(i), [&] { check_safetensors_sizes(f.data(), f.size()); });
+    if (survives("bundle", std::size_t(i), [&] {
+          const LoadedModel m = load_bundle(f.data(), f.size(), text(b.config), text(b.tokenizer));
+          run_model(m.transformer);
+        }))
+      ++loaded;
+  }
+  MESSAGE("bundles: " << kIterations << " with one file mutated or nested, " << loaded << " still loadable and run");
+}
+
+TEST_CASE("fuzz: window model bundles through load_window_bundle (sizes checked first), deep nesting included") {
+  const int W = 3, E = 4, N = 5, V = 258;
+  Rng seed_rng(72);
+  const std::vector<float> emb = seed_rng.vec(V * E), hw = seed_rng.vec(N * W * E), hb = seed_rng.vec(N),
+                           ow = seed_rng.vec(V * N), ob = seed_rng.vec(V);
+  const BundleFiles files{
+      write_safetensors({{"embed.weight", {V, E}, emb.data()}, {"hidden.weight", {N, W * E}, hw.data()},
+                         {"hidden.bias", {N}, hb.data()}, {"out.weight", {V, N}, ow.data()}, {"out.bias", {V}, ob.data()}},
+                        false),
+      bytes(R"({"arch":"window","window":3,"embed_dim":4,"hidden_dim":5,"vocab_size":258,"bos_id":0,"eos_id":1})"),
+      bytes(BpeTokenizer().to_json())};
+  Rng rng(kSeed + 73);
+  int loaded = 0;
+  for (int i = 0; i < kIterations; ++i) {
+    const BundleFiles f = one_changed(files, i, rng);
+    if (survives("window bundle", std::size_t(i), [&] {
+          const WindowBundle w = load_window_bundle(f.weights.data(), f.weights.size(), text(f.config), text(f.tokenizer));
+          const auto ids = w.tokenizer->encode("hello w\xC3\xB6rld \xFF", true);
+          (void)w.tokenizer->decode(ids);
+          (void)w.model.logits(ids);
+        }))
+      ++loaded;
+  }
+  MESSAGE("window bundles: " << kIterations << " with one file mutated or nested, " << loaded << " still loadable and run");
 }
 
 TEST_CASE("fuzz regressions: inputs that once escaped as the wrong exception") {

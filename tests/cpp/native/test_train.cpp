@@ -13,12 +13,15 @@
 #include <sstream>
 
 #include "../test_util.hpp"
+#include "base/fp16.hpp"
 #include "train/export.hpp"
 #include "train/sprout_train.hpp"
 #include "train/trainer.hpp"
 #include "train/window_train.hpp"
 
 using namespace lookback::train;
+using lookback::float_to_half;
+using lookback::half_to_float;
 
 namespace {
 

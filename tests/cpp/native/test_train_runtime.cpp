@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "../test_util.hpp"
+#include "base/fp16.hpp"
 #include "model/config_json.hpp"
 #include "model/safetensors.hpp"
 #include "model/session.hpp"
@@ -19,6 +20,8 @@
 #include "train/window_train.hpp"
 
 using namespace lookback::train;
+using lookback::float_to_half;
+using lookback::half_to_float;
 
 namespace {
 

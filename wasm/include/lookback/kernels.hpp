@@ -2,6 +2,8 @@
 // Each vectorised kernel (xsimd) has a plain scalar twin named `*_ref` that the tests compare against.
 // Not here: argument validation for callers from JS (the bindings do it), allocation policy, models.
 // Letters: T queries, S keys, H heads, D head width, C channels (d_model), M/N/K matrix sizes.
+// Scratch: gemm_nn/gemm_nt and attention pack their operands into per-thread buffers (thread_local vectors)
+// that grow to the largest call made on that thread and are kept for the next one (never shrunk).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -5,6 +5,8 @@
 // to int16 for an integer dot product). Each kernel has a scalar `_ref` twin (float64 accumulation).
 // Not here: many-row products (gemm in kernels.hpp) or choosing a format (the model does, at load).
 // Letters: M rows of x, K input width, N output width (weight rows), Kb blocks of 32 along K.
+// Scratch: the f16 and Q8 kernels keep per-thread buffers for x (converted or quantised) that grow to the
+// largest call on that thread and are kept (never shrunk).
 #pragma once
 #include <cstddef>
 #include <cstdint>

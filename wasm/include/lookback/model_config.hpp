@@ -4,9 +4,10 @@
 #pragma once
 #include <string>
 
+#include "lookback/nn.hpp"  // RopeLayout
+
 namespace lookback {
 
-enum class RopeLayout { adjacent, half };  // pairs (2i, 2i+1) as llama2.c; or (i, i + D/2) as many PyTorch models
 enum class Mlp { swiglu, gelu };           // swiglu: w2(silu(w1 x) * w3 x); gelu: w2(gelu(w1 x)), no w3
 
 struct ModelConfig {

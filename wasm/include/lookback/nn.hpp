@@ -6,9 +6,9 @@
 #pragma once
 #include <cstddef>
 
-#include "lookback/model_config.hpp"
-
 namespace lookback {
+
+enum class RopeLayout { adjacent, half };  // pairs (2i, 2i+1) as llama2.c; or (i, i + D/2) as many PyTorch models
 
 // y[R,n] = x · w / sqrt(mean(x²) + eps), row by row. Row strides ldx, ldy in floats (0 = n). y may be x.
 void rmsnorm(const float* x, const float* w, float* y, int R, int n, float eps, int ldx = 0, int ldy = 0);

@@ -4,6 +4,7 @@
 // scalar `_ref` twin on the unpacked B. Not here: the per-call GEMM (kernels.hpp) or few-row products
 // (matvec.hpp).
 // Letters: M rows of A, K depth, N columns of C.
+// Scratch: the packed A of each call lives in a per-thread buffer that grows to the largest call and is kept.
 #pragma once
 #include <cstddef>
 

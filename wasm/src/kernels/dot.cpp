@@ -1,9 +1,11 @@
-// Vectorised dot product and the all-heads score kernel built on the GEMM (out[H,T,S] = scale·q·kᵀ).
-// Not here: masking and softmax (mask.cpp, softmax.cpp).
+// Vectorised dot product of two float arrays (four accumulators, then the remainder), and the SIMD width of
+// this build. Not here: products of matrices (gemm.cpp) or of heads (heads.cpp).
 #include "kernels/simd.hpp"
 #include "lookback/kernels.hpp"
 
 namespace lookback {
+
+std::size_t simd_width() { return simd::W; }
 
 float dot(const float* a, const float* b, int n) {
   using simd::batch;
@@ -20,21 +22,6 @@ float dot(const float* a, const float* b, int n) {
   float s = simd::sum((s0 + s1) + (s2 + s3));
   for (; i < n; ++i) s += a[i] * b[i];
   return s;
-}
-
-void scores(const float* q, const float* k, float* out, int T, int S, int H, int D, float scale) {
-  // q: [T,H,D], k: [S,H,D] -> out: [H,T,S]
-  for (int h = 0; h < H; ++h) {
-    float* o = out + std::size_t(h) * T * S;
-    gemm_nt(T, S, D, q + h * D, H * D, k + h * D, H * D, o, S, false);
-    for (std::size_t i = 0; i < std::size_t(T) * S; ++i) o[i] *= scale;
-  }
-}
-
-void blend(const float* w, const float* v, float* out, int T, int S, int H, int D) {
-  // w: [H,T,S], v: [S,H,D] -> out: [T,H,D]
-  for (int h = 0; h < H; ++h)
-    gemm_nn(T, D, S, w + std::size_t(h) * T * S, S, v + h * D, H * D, out + h * D, H * D, false);
 }
 
 }  // namespace lookback

@@ -178,8 +178,6 @@ void gemm(bool trans, int M, int N, int K, const float* A, int lda, const float*
 
 }  // namespace
 
-std::size_t simd_width() { return simd::W; }
-
 void gemm_nn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
              bool accumulate) {
   gemm(false, M, N, K, A, lda, B, ldb, C, ldc, accumulate);

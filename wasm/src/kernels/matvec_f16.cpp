@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "lookback/matvec.hpp"
-#include "model/fp16.hpp"
+#include "base/fp16.hpp"
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "lookback/matvec.hpp"
-#include "model/fp16.hpp"
+#include "base/fp16.hpp"
 
 namespace lookback {
 namespace {

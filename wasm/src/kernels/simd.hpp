@@ -1,6 +1,16 @@
 // Private helpers shared by the vectorised kernels: the batch type of this build, small loads/stores, and the
 // pieces of the matrix product (gemm.cpp) that attention.cpp reuses with its own loops.
 // Not a public header: kernels' callers see only pointers and sizes (lookback/kernels.hpp).
+//
+// What xsimd does here. xsimd 8 has no WebAssembly architecture, so the WebAssembly build compiles its SSE4.1
+// path (-msse4.1 beside -msimd128), and Emscripten turns each SSE intrinsic into wasm SIMD128 instructions
+// (its SSE emulation headers). Most of those map one to one; a few do not (a shuffle that becomes several,
+// a max that keeps x86's NaN rule, a float<->int conversion done lane by lane), and where one sits in a hot
+// loop the kernel has a `#if defined(__wasm_simd128__)` branch with raw wasm intrinsics instead: the 4x4
+// transpose below and the packing loops (gemm.cpp), the pairwise max and the row scaling (attention.cpp), the
+// half-to-float conversion (matvec_f16.cpp), the int16 dot products (matvec_q8.cpp). Natively xsimd picks the
+// machine's widest instruction set (AVX2, AVX-512). So each kernel has at most two branches, the xsimd one
+// (native, and WebAssembly by emulation) and the raw-wasm one; the tests run both builds.
 #pragma once
 #include <cstddef>
 

@@ -2,6 +2,7 @@
 // Strings in, strings out: no file access and no threads, so the same code runs in the browser.
 // Learning merges is the trainer's job (src/train/bpe_train.cpp).
 #include "model/bpe.hpp"
+#include "model/tokenizer.hpp"
 
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -50,31 +51,6 @@ std::vector<std::string_view> bpe_chunks(std::string_view text) {
     i = end;
   }
   return chunks;
-}
-
-bool is_valid_utf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    int extra;
-    uint32_t cp;
-    if (c < 0x80) { ++i; continue; }
-    if (c >= 0xC2 && c <= 0xDF) { extra = 1; cp = c & 0x1F; }
-    else if (c >= 0xE0 && c <= 0xEF) { extra = 2; cp = c & 0x0F; }
-    else if (c >= 0xF0 && c <= 0xF4) { extra = 3; cp = c & 0x07; }
-    else return false;
-    if (i + extra >= s.size()) return false;  // truncated sequence
-    for (int k = 1; k <= extra; ++k) {
-      const auto d = static_cast<unsigned char>(s[i + k]);
-      if ((d & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (d & 0x3F);
-    }
-    if ((extra == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-        (extra == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-      return false;
-    i += extra + 1;
-  }
-  return true;
 }
 
 // ---- construction ------------------------------------------------------------------------------

@@ -20,9 +20,6 @@ namespace lookback {
 // other byte. The returned views point into `text`.
 std::vector<std::string_view> bpe_chunks(std::string_view text);
 
-// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF).
-bool is_valid_utf8(std::string_view bytes);
-
 // Token ids: 0 = <s> (start mark, shown "◆"), 1 = </s> (end mark, shown "◇"), 2..257 = the single
 // bytes 0..255, 258 + i = merge i (the bytes of its left id followed by the bytes of its right id).
 class BpeTokenizer {

@@ -1,11 +1,14 @@
-// Loading a model and its tokenizer from bytes, with the checks that tie them together.
-// Not here: parsing of each file (their own readers).
+// Loading a model and its tokenizer from bytes, with the checks that tie them together and the checks run
+// before the readers (JSON nesting depth, 64-bit safetensors sizes). Not here: parsing of each file (their own
+// readers).
 #include "model/bundle.hpp"
 
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
+#include "model/json_depth.hpp"
 #include "model/llama2c.hpp"
 #include "model/safetensors.hpp"
+#include "model/safetensors_sizes.hpp"
 #include "model/sp_tokenizer.hpp"
 
 namespace lookback {
@@ -21,9 +24,11 @@ void check_tokenizer_fits(const ModelConfig& c, const Tokenizer& t) {
 
 LoadedModel load_bundle(const std::uint8_t* safetensors, std::size_t size, const std::string& config_json,
                         const std::string& tokenizer_json, WeightFormat format) {
+  check_json_depth(config_json, "config.json");
   const ModelConfig c = config_from_json(config_json);
   std::shared_ptr<const Tokenizer> tok = bpe_tokenizer_from_json(tokenizer_json);
   check_tokenizer_fits(c, *tok);
+  check_safetensors_sizes(safetensors, size);
   auto model = std::make_shared<const Transformer>(read_safetensors(c, safetensors, size), format);
   return {std::move(model), std::move(tok)};
 }

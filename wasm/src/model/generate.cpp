@@ -18,6 +18,12 @@ std::vector<int> sliding_window(const std::vector<int>& ids, int size, int bos) 
   return out;
 }
 
+std::optional<std::vector<int>> fit_context(std::vector<int> ids, const ModelConfig& c, bool window) {
+  if (int(ids.size()) <= c.max_seq_len) return ids;
+  if (!window) return std::nullopt;
+  return sliding_window(ids, c.max_seq_len, c.bos_id);
+}
+
 Generation generate(Session& s, const std::vector<int>& prompt, const GenerateOptions& o) {
   const ModelConfig& c = s.model().config();
   if (o.max_tokens < 0) model_error("generate: max_tokens must be >= 0 (got ", o.max_tokens, ")");

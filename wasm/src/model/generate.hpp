@@ -4,6 +4,7 @@
 // sliding-window helper for texts longer than the context. Not here: sampling rules (sampler.hpp).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,9 @@ Generation generate(Session& s, const std::vector<int>& prompt, const GenerateOp
 // The last `size` ids; when ids start with the start mark (bos) it stays first and the rest is the last
 // size-1. ids shorter than size come back unchanged.
 std::vector<int> sliding_window(const std::vector<int>& ids, int size, int bos);
+
+// The ids a call on a model of config c runs on: all of them when they fit its context; else, with window,
+// sliding_window() of them; without, nothing (the caller says how to ask for the window).
+std::optional<std::vector<int>> fit_context(std::vector<int> ids, const ModelConfig& c, bool window);
 
 }  // namespace lookback

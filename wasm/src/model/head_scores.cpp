@@ -7,6 +7,7 @@
 #include "model/errors.hpp"
 #include "model/rng.hpp"
 #include "model/session.hpp"
+#include "model/tokenizer.hpp"
 
 namespace lookback {
 namespace {
@@ -26,8 +27,8 @@ HeadHabit average(const HeadHabit& h) {
 HeadScoreAccumulator::HeadScoreAccumulator(int L, int H) : L_(L), H_(H) {
   if (L < 1 || H < 1) model_error("head scores: need at least one layer and one head");
   sums_.L = L, sums_.H = H;
-  for (HeadHabit* h : {&sums_.previous, &sums_.first, &sums_.far, &sums_.induction, &sums_.first_random,
-                      &sums_.previous_random})
+  for (HeadHabit* h : {&sums_.previous_token, &sums_.start_mark, &sums_.four_or_more_back, &sums_.induction, &sums_.start_mark_on_random_tokens,
+                      &sums_.previous_token_on_random_tokens})
     init(*h, L * H);
 }
 
@@ -43,7 +44,7 @@ void HeadScoreAccumulator::add(HeadHabit& h, const float* a, int T, int t, int s
   ++h.count;
 }
 
-void HeadScoreAccumulator::add_previous_and_first(HeadHabit& previous, HeadHabit& first, const float* a, int T,
+void HeadScoreAccumulator::add_previous_and_start(HeadHabit& previous, HeadHabit& first, const float* a, int T,
                                                   int t) {
   add(previous, a, T, t, t - 1, t - 1, 1.0 / (t + 1));
   add(first, a, T, t, 0, 0, 1.0 / (t + 1));
@@ -51,8 +52,8 @@ void HeadScoreAccumulator::add_previous_and_first(HeadHabit& previous, HeadHabit
 
 void HeadScoreAccumulator::add_text(const float* a, int T) {
   for (int t = 2; t < T; ++t) {
-    add_previous_and_first(sums_.previous, sums_.first, a, T, t);
-    if (t >= 4) add(sums_.far, a, T, t, 0, t - 4, (t - 3) / double(t + 1));
+    add_previous_and_start(sums_.previous_token, sums_.start_mark, a, T, t);
+    if (t >= 4) add(sums_.four_or_more_back, a, T, t, 0, t - 4, (t - 3) / double(t + 1));
   }
 }
 
@@ -63,17 +64,17 @@ void HeadScoreAccumulator::add_repeat(const float* a, int n) {
     const int t = n + 1 + i, target = t - n + 1;
     add(sums_.induction, a, T, t, target, target, 1.0 / (t + 1));
   }
-  for (int t = 2; t <= n; ++t) add_previous_and_first(sums_.previous_random, sums_.first_random, a, T, t);
+  for (int t = 2; t <= n; ++t) add_previous_and_start(sums_.previous_token_on_random_tokens, sums_.start_mark_on_random_tokens, a, T, t);
 }
 
 HeadScores HeadScoreAccumulator::result() const {
   HeadScores r = sums_;
-  r.previous = average(sums_.previous);
-  r.first = average(sums_.first);
-  r.far = average(sums_.far);
+  r.previous_token = average(sums_.previous_token);
+  r.start_mark = average(sums_.start_mark);
+  r.four_or_more_back = average(sums_.four_or_more_back);
   r.induction = average(sums_.induction);
-  r.first_random = average(sums_.first_random);
-  r.previous_random = average(sums_.previous_random);
+  r.start_mark_on_random_tokens = average(sums_.start_mark_on_random_tokens);
+  r.previous_token_on_random_tokens = average(sums_.previous_token_on_random_tokens);
   return r;
 }
 
@@ -111,13 +112,22 @@ HeadScores measure_heads(Session& s, const std::vector<std::vector<int>>& texts,
   return acc.result();
 }
 
-std::vector<std::pair<std::string, double>> best_heads(const HeadHabit& h, int H, int k) {
+int random_token_floor(const Tokenizer& tokenizer, int V) {
+  const int marks = tokenizer.kind() == "llama2c" ? 3 : 2;
+  return V - (marks + 256) >= 64 ? marks + 256 : std::min(marks, V - 1);
+}
+
+std::vector<int> ranked_heads(const HeadHabit& h, int k) {
   std::vector<int> order(h.score.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return h.score[a] > h.score[b]; });
+  order.resize(std::min<std::size_t>(std::size_t(std::max(k, 0)), order.size()));
+  return order;
+}
+
+std::vector<std::pair<std::string, double>> best_heads(const HeadHabit& h, int H, int k) {
   std::vector<std::pair<std::string, double>> out;
-  for (int i = 0; i < std::min<int>(k, int(order.size())); ++i)
-    out.emplace_back(std::to_string(order[i] / H) + "." + std::to_string(order[i] % H), h.score[order[i]]);
+  for (int i : ranked_heads(h, k)) out.emplace_back(std::to_string(i / H) + "." + std::to_string(i % H), h.score[i]);
   return out;
 }
 

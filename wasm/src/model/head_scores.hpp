@@ -21,12 +21,13 @@ struct HeadHabit {
 
 struct HeadScores {
   int L = 0, H = 0;
-  HeadHabit previous;   // weight on position t-1, queries t >= 2
-  HeadHabit first;      // weight on position 0 (the start mark), queries t >= 2
-  HeadHabit far;        // weight on positions <= t-4, queries t >= 4
-  HeadHabit induction;  // second copy of a repeat: weight on the token after the earlier copy of the current token
-  HeadHabit first_random;  // first copy of a repeat: weight on position 0, queries t >= 2 (nothing to copy yet)
-  HeadHabit previous_random;  // first copy of a repeat: weight on position t-1, queries t >= 2
+  // One name per measure, the same in the bindings (camelCase), the JS API and the model card.
+  HeadHabit previous_token;     // weight on position t-1, queries t >= 2
+  HeadHabit start_mark;         // weight on position 0 (the start mark), queries t >= 2
+  HeadHabit four_or_more_back;  // weight on positions <= t-4, queries t >= 4
+  HeadHabit induction;          // second copy of a repeat: weight on the token after the earlier copy of the current token
+  HeadHabit start_mark_on_random_tokens;      // first copy of a repeat: weight on position 0, queries t >= 2 (nothing to copy yet)
+  HeadHabit previous_token_on_random_tokens;  // first copy of a repeat: weight on position t-1, queries t >= 2
 };
 
 // Sums over `count` query positions -> their averages (unchanged when count is 0).
@@ -45,7 +46,7 @@ class HeadScoreAccumulator {
  private:
   void add(HeadHabit& h, const float* attention, int T, int t, int s_from, int s_to, double even);
   // Query t's weight on the token before it and on the start mark (t >= 2, so the two are distinct keys).
-  void add_previous_and_first(HeadHabit& previous, HeadHabit& first, const float* attention, int T, int t);
+  void add_previous_and_start(HeadHabit& previous_token, HeadHabit& start_mark, const float* attention, int T, int t);
   int L_, H_;
   HeadScores sums_;
 };
@@ -55,6 +56,7 @@ class HeadScoreAccumulator {
 std::vector<int> random_repeat(std::uint64_t seed, int len, int lo, int hi);
 
 class Session;
+class Tokenizer;
 
 // Runs the session's model on every text (token ids, the start mark first, each at most the context) and on
 // `repeats` random repeated sequences (start mark, then random_repeat(seed + r, repeat_len, lo, V)), and
@@ -62,7 +64,15 @@ class Session;
 HeadScores measure_heads(Session& session, const std::vector<std::vector<int>>& texts, int repeats,
                          int repeat_len, std::uint64_t seed, int lo);
 
-// The k heads with the highest scores, as "layer.head" labels with their scores, best first.
+// The first id of random tokens for the induction test with this tokenizer: past its marks (byte-level BPE:
+// start and end; llama2.c: unknown, start, end) and, when at least 64 others remain, past the 256 byte
+// tokens after them (rare as whole tokens in text).
+int random_token_floor(const Tokenizer& tokenizer, int V);
+
+// Indices l*H + h of the k heads with the highest scores, best first (ties: the lower index first).
+std::vector<int> ranked_heads(const HeadHabit& h, int k);
+
+// The same k heads as "layer.head" labels with their scores.
 std::vector<std::pair<std::string, double>> best_heads(const HeadHabit& h, int H, int k);
 
 }  // namespace lookback

@@ -10,8 +10,10 @@
 
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
-#include "model/fp16.hpp"
+#include "base/fp16.hpp"
 #include "model/hf_tokenizer.hpp"
+#include "model/json_depth.hpp"
+#include "model/safetensors_sizes.hpp"
 #include "model/weights.hpp"
 
 namespace lookback {
@@ -20,6 +22,7 @@ namespace {
 using nlohmann::json;
 
 json parse(const std::string& text, const char* what) {
+  check_json_depth(text, what);
   try {
     return json::parse(text);
   } catch (const json::exception& e) {
@@ -68,6 +71,7 @@ Weights read_weights(const ModelConfig& c, const std::uint8_t* bytes, std::size_
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
   if (n > size - 8) model_error("model.safetensors: the header length ", n, " runs past the file's end");
+  check_safetensors_sizes(bytes, size);
   const json header = parse(std::string(reinterpret_cast<const char*>(bytes) + 8, n), "model.safetensors' header");
   if (!header.is_object()) model_error("model.safetensors: the header must be a JSON object");
   const std::uint8_t* data = bytes + 8 + n;
@@ -109,6 +113,7 @@ Weights read_weights(const ModelConfig& c, const std::uint8_t* bytes, std::size_
 }  // namespace
 
 bool is_hf_config(const std::string& config_json) {
+  check_json_depth(config_json, "config.json");
   json j;
   try {
     j = json::parse(config_json);

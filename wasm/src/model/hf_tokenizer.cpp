@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/errors.hpp"
+#include "model/json_depth.hpp"
 
 namespace lookback {
 namespace {
@@ -120,6 +121,7 @@ std::vector<std::string> gpt2_chunks(const std::string& text) {
 
 HfByteBpeTokenizer::HfByteBpeTokenizer(const std::string& json_text, int vocab_size, int bos, int eos)
     : vocab_size_(vocab_size), bos_(bos), eos_(eos) {
+  check_json_depth(json_text, "tokenizer.json");
   json j;
   try {
     j = json::parse(json_text);

@@ -8,7 +8,7 @@
 #include "lookback/kernels.hpp"
 #include "lookback/matvec.hpp"
 #include "model/errors.hpp"
-#include "model/fp16.hpp"
+#include "base/fp16.hpp"
 
 namespace lookback {
 namespace {

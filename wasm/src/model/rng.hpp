@@ -4,17 +4,14 @@
 #pragma once
 #include <cstdint>
 
+#include "base/splitmix64.hpp"
+
 namespace lookback {
 
 class Rng {
  public:
   explicit Rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t next() { return splitmix64_next(state_); }
   // Uniform in [0, 1) with 24 random bits (exact in float).
   float uniform() { return float(next() >> 40) * (1.0f / 16777216.0f); }
   // Uniform in [0, 1) with 53 random bits.

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "model/errors.hpp"
-#include "model/fp16.hpp"
+#include "base/fp16.hpp"
 
 namespace lookback {
 namespace {

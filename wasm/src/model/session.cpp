@@ -110,10 +110,24 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
   grow(logits_, std::size_t(S) * V);
   rmsnorm(&x_[std::size_t(first) * C], w.final_norm(), xn_.data(), rows, C, c.norm_eps);
   apply(model_->matrices().classifier(), xn_.data(), rows, &logits_[std::size_t(start + first) * V], false);
+  check_finite_logits(start, first, rows);
   // the records now cover every position only if they did up to `start`
   if (o.all_logits && logits_rows_ == start) logits_rows_ = S;
   if (o.attention && attn_rows_ == start) attn_rows_ = S;
   if (o.residuals && resid_rows_ == start) resid_rows_ = S;
+}
+
+// Finite weights can still overflow float32 on the way (huge values squared in a norm, scores past 3.4e38):
+// logits that are not finite are an error, never NaN probabilities, and the new positions are dropped.
+void Session::check_finite_logits(int start, int first, int rows) {
+  const int V = model_->config().vocab_size;
+  const float* lg = &logits_[std::size_t(start + first) * V];
+  for (std::size_t i = 0, n = std::size_t(rows) * V; i < n; ++i)
+    if (!std::isfinite(lg[i])) {
+      truncate(start);
+      model_error("the model's computation overflowed float32 at position ", start + first + int(i / V),
+                  " (its weights are too large for this text): the logits are not finite");
+    }
 }
 
 // x += attention(norm(x)) · woᵀ for the T new positions start..start+T.

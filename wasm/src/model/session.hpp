@@ -50,6 +50,7 @@ class Session {
   void truncate(int n);
   void run(const int* ids, int T, const StepOptions& o);  // positions length() .. length()+T
   void layer(int l, int T, int start, const StepOptions& o);
+  void check_finite_logits(int start, int first, int rows);  // ModelError (and the new positions dropped) if not
   void mlp(int l, int T);
   void reserve_workspace(int T, int S, bool attention);
   // Keys (which = 0) or values (1) of layer l from position t on: rows of Hkv*D floats.

@@ -5,6 +5,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lookback {
@@ -21,12 +22,22 @@ class Tokenizer {
   // The bytes the ids stand for (the marks produce none). May end inside a UTF-8 sequence; see
   // valid_utf8(). Throws ModelError for an id outside [0, vocab_size).
   virtual std::string decode(const std::vector<int>& ids) const = 0;
+  // The end of encode(text, bos): the start mark (when bos) and at least the last `n` tokens (all of them when
+  // there are fewer), the same ids as the full encoding's. Lets a sliding window skip most of a long text; the
+  // default encodes it all.
+  virtual std::vector<int> encode_tail(const std::string& text, bool bos, std::size_t n) const {
+    (void)n;
+    return encode(text, bos);
+  }
   // Display text of one id, always valid UTF-8: "◆" start, "◇" end, bytes that are not text as "<0xE2>".
   virtual std::string token_text(int id) const = 0;
 };
 
 // The tokenizer of a bundle from tokenizer.json text (the byte-BPE format); ModelError when malformed.
 std::unique_ptr<Tokenizer> bpe_tokenizer_from_json(const std::string& json_text);
+
+// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF).
+bool is_valid_utf8(std::string_view bytes);
 
 // text with every ill-formed UTF-8 sequence replaced by U+FFFD (as the web's TextDecoder does).
 std::string valid_utf8(const std::string& text);

@@ -1,6 +1,8 @@
-// valid_utf8(): replaces each maximal ill-formed UTF-8 subpart with U+FFFD, so that decoded text can always
-// be handed to JavaScript. Not here: tokenisation.
+// UTF-8 well-formedness (Unicode's table 3-7), in one place: is_valid_utf8() checks it, valid_utf8() replaces
+// each maximal ill-formed subpart with U+FFFD, so that decoded text can always be handed to JavaScript.
+// Not here: tokenisation.
 #include <cstdint>
+#include <string_view>
 
 #include "model/tokenizer.hpp"
 
@@ -8,7 +10,7 @@ namespace lookback {
 namespace {
 
 // Bytes consumed by the well-formed sequence at s[i], or the negated length of the ill-formed subpart.
-int sequence_at(const std::string& s, std::size_t i) {
+int sequence_at(std::string_view s, std::size_t i) {
   const auto b0 = std::uint8_t(s[i]);
   if (b0 < 0x80) return 1;
   int len;
@@ -26,6 +28,15 @@ int sequence_at(const std::string& s, std::size_t i) {
 }
 
 }  // namespace
+
+bool is_valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const int n = sequence_at(s, i);
+    if (n < 0) return false;
+    i += std::size_t(n);
+  }
+  return true;
+}
 
 std::string valid_utf8(const std::string& text) {
   std::string out;

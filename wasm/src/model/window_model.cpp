@@ -8,6 +8,7 @@
 
 #include "lookback/nn.hpp"
 #include "model/errors.hpp"
+#include "model/json_depth.hpp"
 #include "model/safetensors.hpp"
 
 namespace lookback {
@@ -35,6 +36,7 @@ std::vector<float> tensor(const std::uint8_t* bytes, const SafetensorsHeader& h,
 }  // namespace
 
 WindowModelConfig window_config_from_json(const std::string& text) {
+  check_json_depth(text, "window config.json");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);

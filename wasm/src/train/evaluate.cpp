@@ -193,7 +193,7 @@ json induction(const Ctx& c, Session& s, HeadScoreAccumulator& heads) {
   double first = 0, second = 0;
   for (int r = 0; r < c.o.repeats; ++r) {
     std::vector<int> ids = {c.m.tokenizer->bos_id()};
-    for (int id : random_repeat(c.o.seed * 1000003 + r, n, BpeTokenizer::kFirstMerge, c.V)) ids.push_back(id);
+    for (int id : random_repeat(c.o.seed * 1000003 + r, n, random_token_floor(*c.m.tokenizer, c.V), c.V)) ids.push_back(id);
     s.reset();
     s.process(ids, {true, true, false, true});
     heads.add_repeat(s.attention().data(), n);
@@ -237,10 +237,10 @@ json evaluate(const LoadedModel& m, const WindowModel* window, const EvalOptions
   const PronounHabits ph = pronouns(c, s, probes);
   const HeadScores hs = heads.result();
   card["heads"] = {{"layers", c.L}, {"heads", c.H},
-                   {"previous_token", grid(hs.previous, c.L, c.H)}, {"start_mark", grid(hs.first, c.L, c.H)},
-                   {"four_or_more_back", grid(hs.far, c.L, c.H)}, {"induction", grid(hs.induction, c.L, c.H)},
-                   {"start_mark_on_random_tokens", grid(hs.first_random, c.L, c.H)},
-                   {"previous_token_on_random_tokens", grid(hs.previous_random, c.L, c.H)},
+                   {"previous_token", grid(hs.previous_token, c.L, c.H)}, {"start_mark", grid(hs.start_mark, c.L, c.H)},
+                   {"four_or_more_back", grid(hs.four_or_more_back, c.L, c.H)}, {"induction", grid(hs.induction, c.L, c.H)},
+                   {"start_mark_on_random_tokens", grid(hs.start_mark_on_random_tokens, c.L, c.H)},
+                   {"previous_token_on_random_tokens", grid(hs.previous_token_on_random_tokens, c.L, c.H)},
                    {"pronoun_to_name", grid(ph.last, c.L, c.H)}, {"pronoun_to_every_mention", grid(ph.every, c.L, c.H)}};
 
   auto top = [&](const char* k) { return card["heads"][k]["best"][0]["score"].get<double>(); };

@@ -9,50 +9,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/fp16.hpp"
+#include "base/read_file.hpp"
 #include "model/safetensors.hpp"
 #include "train/trainer.hpp"
 
 namespace lookback::train {
-
-std::uint16_t float_to_half(float f) {
-  std::uint32_t x;
-  std::memcpy(&x, &f, 4);
-  const std::uint32_t sign = (x >> 16) & 0x8000u;
-  const std::uint32_t ax = x & 0x7FFFFFFFu;
-  if (ax >= 0x7F800000u) return std::uint16_t(sign | 0x7C00u | (ax > 0x7F800000u ? 0x200u : 0u));  // inf/nan
-  if (ax >= 0x477FF000u) return std::uint16_t(sign | 0x7C00u);  // rounds to >= 65520: inf
-  if (ax < 0x38800000u) {                                        // below the smallest normal half: subnormal
-    if (ax < 0x33000000u) return std::uint16_t(sign);            // < 2^-25: rounds to zero
-    const std::uint32_t e = ax >> 23, m = (ax & 0x7FFFFFu) | 0x800000u;
-    const int shift = 126 - int(e);  // m · 2^(e-150) in units of 2^-24
-    std::uint32_t h = m >> shift;
-    const std::uint32_t rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (h & 1u))) ++h;
-    return std::uint16_t(sign | h);
-  }
-  std::uint32_t h = ((ax >> 13) - (112u << 10));  // rebias exponent 127 -> 15
-  const std::uint32_t rem = ax & 0x1FFFu;
-  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
-  return std::uint16_t(sign | h);
-}
-
-float half_to_float(std::uint16_t h) {
-  const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
-  const std::uint32_t e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
-  float f;
-  if (e == 0) {
-    f = std::ldexp(float(m), -24);
-  } else if (e == 31) {
-    f = m ? NAN : INFINITY;
-  } else {
-    f = std::ldexp(float(m | 0x400u), int(e) - 25);
-  }
-  std::uint32_t x;
-  std::memcpy(&x, &f, 4);
-  x |= sign;
-  std::memcpy(&f, &x, 4);
-  return f;
-}
 
 std::string safetensors_f16(const std::vector<ParamInfo>& params, const float* w,
                             const nlohmann::json& metadata) {
@@ -104,11 +66,7 @@ void export_folder(const std::string& dir, const TrainModel& model, const float*
   write_atomic(dir + "/model.safetensors", safetensors_bytes(model.params(), w, md));
   write_atomic(dir + "/config.json", model.config_json().dump(2) + "\n");
   if (!tokenizer.empty()) {
-    std::ifstream in(tokenizer, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read tokenizer " + tokenizer);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    write_atomic(dir + "/tokenizer.json", ss.str());
+    write_atomic(dir + "/tokenizer.json", read_file(tokenizer));
   }
 }
 

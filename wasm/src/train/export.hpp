@@ -10,8 +10,6 @@
 
 namespace lookback::train {
 
-std::uint16_t float_to_half(float f);  // round to nearest even; overflow gives ±inf
-float half_to_float(std::uint16_t h);
 
 // The bytes of a safetensors file holding every parameter of `params` as F16: safetensors_bytes uses the
 // runtime's writer (the one export_folder uses); safetensors_f16 is the trainer's own, kept for comparison.

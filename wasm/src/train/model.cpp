@@ -6,6 +6,8 @@
 #include <cstring>
 #include <omp.h>
 
+#include "base/splitmix64.hpp"
+
 namespace lookback::train {
 
 void TrainModel::add_param(std::string name, std::vector<int> shape, bool decay) {
@@ -58,12 +60,7 @@ double TrainModel::loss_grad(const float* w, const std::uint16_t* tokens, int ro
   return total / (double(rows) * T);
 }
 
-std::uint64_t InitRng::next() {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+std::uint64_t InitRng::next() { return splitmix64_next(s); }
 
 double InitRng::uniform() { return (double(next() >> 11) + 0.5) * (1.0 / 9007199254740992.0); }
 

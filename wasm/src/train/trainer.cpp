@@ -14,26 +14,15 @@
 #include <stdexcept>
 #include <unistd.h>
 
+#include "base/read_file.hpp"
+#include "base/splitmix64.hpp"
 #include "train/export.hpp"
 
 namespace lookback::train {
 
 namespace {
 
-std::uint64_t mix(std::uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::uint64_t mix(std::uint64_t z) { return splitmix64(z); }
 
 std::string fmt_time(double s) {
   char buf[32];
@@ -61,7 +50,7 @@ void write_atomic(const std::string& path, const std::string& bytes) {
 }
 
 std::vector<std::uint16_t> read_tokens(const std::string& path) {
-  const std::string b = slurp(path);
+  const std::string b = read_file(path);
   if (b.size() % 2) throw std::runtime_error(path + ": odd size, expected uint16 ids");
   std::vector<std::uint16_t> out(b.size() / 2);
   for (std::size_t i = 0; i < out.size(); ++i)
@@ -99,7 +88,7 @@ void Sampler::seek(std::uint64_t epoch_, std::uint64_t cursor_) {
 
 bool Sampler::drill_at(std::uint64_t epoch_, std::uint64_t cursor_) const {
   if (drills_.share <= 0) return false;
-  const std::uint64_t h = mix(mix(seed_ ^ 0xD7111u) ^ mix(epoch_ * 0x9E3779B97F4A7C15ull + cursor_));
+  const std::uint64_t h = mix(mix(seed_ ^ 0xD7111u) ^ mix(epoch_ * kGoldenGamma + cursor_));
   return double(h >> 11) * 0x1.0p-53 < drills_.share;
 }
 
@@ -255,7 +244,7 @@ void Trainer::save_checkpoint(const std::string& path) const {
 }
 
 void Trainer::load_checkpoint(const std::string& path) {
-  const std::string b = slurp(path);
+  const std::string b = read_file(path);
   if (b.size() < 16 || b.compare(0, 8, "LBCKPT1\n") != 0) throw std::runtime_error(path + ": not a checkpoint");
   std::uint64_t hl;
   std::memcpy(&hl, b.data() + 8, 8);
@@ -288,6 +277,60 @@ void Trainer::export_model(const std::string& dir) const {
                 {{"step", st_.step}, {"tokens", st_.tokens}, {"seed", opt_.seed}});
 }
 
+namespace {
+
+// Keeps the CSV's header and its rows up to `step` (a resumed run writes the rest again).
+void trim_csv(const std::string& csv, long step) {
+  std::ifstream in(csv);
+  std::string line, kept;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (line[0] == 's' || std::atol(line.c_str()) <= step) kept += line + "\n";
+  }
+  write_atomic(csv, kept);
+}
+
+}  // namespace
+
+void Trainer::start_run(const std::string& ckpt, const std::string& csv) {
+  if (opt_.resume && std::filesystem::exists(ckpt)) {
+    load_checkpoint(ckpt);
+    trim_csv(csv, st_.step);
+    log("resumed from " + ckpt + " at step " + std::to_string(st_.step));
+  } else {
+    if (opt_.resume) log("no checkpoint in " + opt_.out_dir + ": starting fresh");
+    init();
+    write_atomic(csv, "step,train_loss,lr,tokens,elapsed_s,val_loss\n");
+  }
+  if (st_.total_steps <= 0) throw std::runtime_error("give --steps");
+  log(model_->kind() + ": " + std::to_string(model_->n_params()) + " parameters, batch " +
+      std::to_string(opt_.batch) + " x " + std::to_string(model_->seq_len()) + " tokens, " +
+      std::to_string(opt_.threads) + " threads, " + std::to_string(sampler_.stories()) + " stories");
+}
+
+void Trainer::log_progress(double loss, double val, double elapsed, double steps_per_s) {
+  const double tps = steps_per_s * opt_.batch * model_->seq_len();
+  const double eta = steps_per_s > 0 ? double(st_.total_steps - st_.step) / steps_per_s : NAN;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "step %ld/%ld loss %.4f%s lr %.3g gnorm %.2f tok/s %.0f elapsed %s eta %s",
+                st_.step, st_.total_steps, loss,
+                std::isnan(val) ? "" : (" val " + std::to_string(val).substr(0, 6)).c_str(),
+                lr_at(st_.step - 1), last_grad_norm, tps, fmt_time(elapsed).c_str(),
+                std::isnan(eta) ? "?" : fmt_time(eta).c_str());
+  log(buf);
+}
+
+bool Trainer::finish_run(const std::string& ckpt, double elapsed) {
+  st_.elapsed = elapsed;
+  if (!val_rows_.empty()) log("final val loss " + std::to_string(validate()));
+  save_checkpoint(ckpt);
+  export_model(opt_.export_dir);
+  const bool finished = !g_stop;
+  log(std::string(finished ? "finished" : "stopped") + " at step " + std::to_string(st_.step) + " after " +
+      fmt_time(elapsed) + "; checkpoint " + ckpt + ", export " + opt_.export_dir);
+  return finished;
+}
+
 bool Trainer::run() {
   using clock = std::chrono::steady_clock;
   std::filesystem::create_directories(opt_.out_dir);
@@ -297,102 +340,33 @@ bool Trainer::run() {
   std::signal(SIGTERM, on_stop);
   std::signal(SIGINT, on_stop);
   std::signal(SIGUSR1, on_export);
-  bool planned = opt_.minutes <= 0;
-  if (opt_.resume && std::filesystem::exists(ckpt)) {
-    load_checkpoint(ckpt);
-    // keep the CSV rows up to the checkpoint's step
-    std::ifstream in(csv);
-    std::string line, kept;
-    while (std::getline(in, line)) {
-      if (line.empty()) continue;
-      if (line[0] == 's' || std::atol(line.c_str()) <= st_.step) kept += line + "\n";
-    }
-    write_atomic(csv, kept);
-    if (opt_.minutes > 0 && st_.total_steps > 0 && st_.total_steps < long(1e9)) planned = true;
-    log("resumed from " + ckpt + " at step " + std::to_string(st_.step));
-  } else {
-    if (opt_.resume) log("no checkpoint in " + opt_.out_dir + ": starting fresh");
-    init();
-    write_atomic(csv, "step,train_loss,lr,tokens,elapsed_s,val_loss\n");
-  }
-  if (opt_.minutes <= 0 && st_.total_steps <= 0) throw std::runtime_error("give --steps or --minutes");
-  if (!planned) st_.total_steps = std::max<long>(st_.step + 1, long(1e9));  // placeholder until measured
-  log(model_->kind() + ": " + std::to_string(model_->n_params()) + " parameters, batch " +
-      std::to_string(opt_.batch) + " x " + std::to_string(model_->seq_len()) + " tokens, " +
-      std::to_string(opt_.threads) + " threads, " + std::to_string(sampler_.stories()) + " stories");
+  start_run(ckpt, csv);
   std::ofstream csvf(csv, std::ios::app);
-  const double budget = opt_.minutes * 60.0;
   const auto t0 = clock::now();
   const double elapsed0 = st_.elapsed;
   auto now = [&] { return elapsed0 + std::chrono::duration<double>(clock::now() - t0).count(); };
-  double last_ckpt = now(), val_cost = 0;
-  double val = NAN;
+  double last_ckpt = now();
   if (st_.step == 0 && !val_rows_.empty()) {
-    const double a = now();
-    val = validate();
-    val_cost = now() - a;
+    const double val = validate();
     csvf << 0 << ",," << lr_at(0) << ",0," << now() << "," << val << "\n" << std::flush;
     log("step 0 val loss " + std::to_string(val));
   }
-  // time-budget planning: measure seconds per step, then fix the total so cosine decay ends on time.
-  // The machine may be shared, so the plan is redone every tenth of the run (until 90%) from the speed
-  // measured since the previous plan; late in the run the schedule moves little when the total does.
-  // A run with a budget also stops (with a checkpoint and export) one minute past the budget.
-  long mark_step = st_.step + 3, next_plan = st_.step + 15;
-  double mark_t = now();
-  bool first = true;
-  auto plan = [&](long steps, double secs) {
-    const double per_step = secs / double(std::max<long>(1, steps));
-    const double per_step_all = per_step + (first && opt_.val_every > 0 ? val_cost / opt_.val_every : 0);
-    const double remaining = budget - now() - 5.0;
-    const long more = long(std::max(0.0, remaining * opt_.safety / per_step_all));
-    st_.total_steps = std::max<long>(st_.step + 1, st_.step + more);
-    first = false;
-    log("plan: " + std::to_string(per_step).substr(0, 6) + " s/step -> total " +
-        std::to_string(st_.total_steps) + " steps");
-  };
-  double win_t = now();
+  double win_t = now();  // the window of steps the speed in the log is measured over
   long win_step = st_.step;
   while (st_.step < st_.total_steps && !g_stop) {
     const double loss = step();
     const double t = now();
     st_.elapsed = t;
-    if (opt_.minutes > 0 && st_.step == next_plan &&
-        (first || st_.step < 0.9 * double(st_.total_steps))) {
-      plan(st_.step - mark_step, t - mark_t);
-      planned = true;
-      mark_step = st_.step, mark_t = t;
-      next_plan = st_.step + std::max<long>(30, st_.total_steps / 10);
-    }
-    if (st_.step == mark_step && first) mark_t = t;  // the first 3 steps (warm-up of buffers) are excluded
-    if (opt_.minutes > 0 && t > budget + 60.0) {
-      log("over the time budget: stopping at step " + std::to_string(st_.step));
-      break;
-    }
     if (!std::isfinite(loss)) throw std::runtime_error("loss is not finite at step " + std::to_string(st_.step));
     const bool val_now = opt_.val_every > 0 && st_.step % opt_.val_every == 0;
-    val = NAN;
-    if (val_now && !val_rows_.empty()) {
-      const double a = now();
-      val = validate();
-      val_cost = now() - a;
-    }
+    const double val = val_now && !val_rows_.empty() ? validate() : NAN;
     csvf << st_.step << "," << loss << "," << lr_at(st_.step - 1) << "," << st_.tokens << "," << now() << ",";
     if (!std::isnan(val)) csvf << val;
     csvf << "\n";
     if (st_.step % opt_.log_every == 0 || val_now) {
       csvf.flush();
       const double dt = t - win_t;
-      const double tps = dt > 0 ? double(st_.step - win_step) * opt_.batch * model_->seq_len() / dt : 0;
-      const double sps = dt > 0 ? double(st_.step - win_step) / dt : 0;
-      const double eta = planned && sps > 0 ? double(st_.total_steps - st_.step) / sps : NAN;
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "step %ld/%ld loss %.4f%s lr %.3g gnorm %.2f tok/s %.0f elapsed %s eta %s",
-                    st_.step, planned ? st_.total_steps : -1L, loss,
-                    std::isnan(val) ? "" : (" val " + std::to_string(val).substr(0, 6)).c_str(),
-                    lr_at(st_.step - 1), last_grad_norm, tps, fmt_time(t).c_str(),
-                    std::isnan(eta) ? "?" : fmt_time(eta).c_str());
-      log(buf);
+      log_progress(loss, val, t, dt > 0 ? double(st_.step - win_step) / dt : 0);
       win_t = now(), win_step = st_.step;
     }
     if (now() - last_ckpt >= opt_.ckpt_minutes * 60.0) {
@@ -408,17 +382,7 @@ bool Trainer::run() {
     }
   }
   csvf.flush();
-  st_.elapsed = now();
-  if (!val_rows_.empty()) {
-    val = validate();
-    log("final val loss " + std::to_string(val));
-  }
-  save_checkpoint(ckpt);
-  export_model(opt_.export_dir);
-  const bool finished = !g_stop;
-  log(std::string(finished ? "finished" : "stopped") + " at step " + std::to_string(st_.step) + " after " +
-      fmt_time(now()) + "; checkpoint " + ckpt + ", export " + opt_.export_dir);
-  return finished;
+  return finish_run(ckpt, now());
 }
 
 }  // namespace lookback::train

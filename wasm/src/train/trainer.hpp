@@ -56,9 +56,7 @@ struct TrainOptions {
   float lr = 2e-3f, min_lr_frac = 0.1f, weight_decay = 0.1f, beta1 = 0.9f, beta2 = 0.95f, eps = 1e-8f;
   float clip = 1.0f;
   int warmup = 200;
-  long steps = 0;                   // total steps when fixed
-  double minutes = 0;               // or a time budget: total steps planned from measured speed
-  double safety = 0.95;             // share of the measured speed the plan counts on
+  long steps = 0;                   // total steps (the cosine schedule ends there)
   std::uint64_t seed = 1;
   int threads = 2;
   int log_every = 10;
@@ -92,13 +90,16 @@ class Trainer {
   void save_checkpoint(const std::string& path) const;
   void load_checkpoint(const std::string& path);
   void export_model(const std::string& dir) const;
-  // The whole run: resume or init, plan, loop with logs/CSV/checkpoints, final checkpoint and export.
-  // False when a signal stopped it before the planned last step (the checkpoint resumes it).
+  // The whole run: resume or init, loop with logs/CSV/checkpoints, final checkpoint and export.
+  // False when a signal stopped it before the last step (the checkpoint resumes it).
   bool run();
   std::function<void(const std::string&)> log;  // progress lines (default: stdout + out_dir/train.log)
   double last_grad_norm = 0;
 
  private:
+  void start_run(const std::string& ckpt, const std::string& csv);  // resume, or fresh weights and CSV
+  void log_progress(double loss, double val, double elapsed, double steps_per_s);
+  bool finish_run(const std::string& ckpt, double elapsed);  // final validation, checkpoint and export
   std::unique_ptr<TrainModel> model_;
   TrainOptions opt_;
   const std::vector<std::uint16_t>* val_;

@@ -4,13 +4,12 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "model/rng.hpp"
+#include "base/splitmix64.hpp"
 #include "train/corpus.hpp"
 
 namespace lookback::live {
 namespace {
 
-std::uint64_t mix(std::uint64_t z) { return Rng(z).next(); }
 
 // Bytes in the order alphabets take them: letters, digits, punctuation, the printable Latin-1 characters
 // (without the soft hyphen), then every other byte: the first 188 are visible characters.
@@ -28,8 +27,8 @@ struct Order {
 };
 
 struct Draw {
-  Rng r;
-  int below(int n) { return int(r.next() % std::uint64_t(n)); }
+  std::uint64_t state;
+  int below(int n) { return int(splitmix64_next(state) % std::uint64_t(n)); }
 };
 
 // row[0] = <s>; row[1..T] filled by the task; scored[t] marks target row[t + 1].
@@ -114,7 +113,7 @@ TaskRows task_rows(const TaskSpec& spec, int T, int rows, std::uint64_t seed, in
   out.scored.assign(std::size_t(rows) * T, 0);
   for (int r = 0; r < rows; ++r) {
     const std::uint64_t index = first + std::uint64_t(r);
-    Draw d{Rng(mix(seed ^ mix(0x7A5Cull + std::uint64_t(split)) ^ mix(index * 0x9E37ull + 1)))};
+    Draw d{splitmix64(seed ^ splitmix64(0x7A5Cull + std::uint64_t(split)) ^ splitmix64(index * 0x9E37ull + 1))};
     std::uint16_t* row = out.ids.data() + std::size_t(r) * (T + 1);
     std::uint8_t* sc = out.scored.data() + std::size_t(r) * T;
     row[0] = 0;

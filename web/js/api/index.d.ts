@@ -1,5 +1,8 @@
 // Type declarations of the lookback JS API (web/js/api/index.js). A test checks them against the real exports.
 // Shapes use the letters T (queries), S (keys), H (heads), D (head width).
+// Sizes and counts must be numbers (the string "4" or true is a TypeError, never converted). Every value must be
+// one float32 can carry, and so must every result: a temperature in [1e-30, 1e30], a scale of size at most 1e30,
+// and inputs whose scores, products or sums could pass 1e38 are an Error naming the bound (never NaN).
 
 export interface LoadConfig {
   /** the folder that holds build/ (loader and .wasm) and models/, i.e. a served copy of the package's web/
@@ -12,15 +15,21 @@ export interface LoadConfig {
   wasmUrl?: string | URL;
 }
 
-/** A byte mask [T,S]: 1 = the query may look at the key, 0 = hidden. */
-export type Mask = Uint8Array | ArrayLike<number | boolean>;
-/** Float32Array, or a plain array of numbers (converted). */
+/** A byte mask [T,S]: 1 = the query may look at the key, 0 = hidden; a plain array is converted. */
+export type Mask = Uint8Array | readonly (number | boolean)[];
+/** Float32Array, or any array-like of numbers (Array, Float64Array, Int8Array, ...; converted to float32). */
 export type Floats = Float32Array | ArrayLike<number>;
-/** true: 1/sqrt(d); false: 1; or the number to multiply scores by. */
+/** true: 1/sqrt(d); false: 1; or the number to multiply scores by (size at most 1e30). */
 export type Scale = boolean | number;
 
 export interface ScoresOptions { T: number; S?: number; heads?: number; d: number; scale?: Scale }
-export interface SoftmaxOptions { rows?: number; cols?: number; mask?: Mask | null; temperature?: number }
+export interface SoftmaxOptions {
+  rows?: number;
+  cols?: number;
+  mask?: Mask | null;
+  /** in [1e-30, 1e30] (default 1) */
+  temperature?: number;
+}
 export interface SoftmaxResult {
   /** [rows, cols]; each row sums to 1, or is all zeros when fully masked */
   weights: Float32Array;
@@ -39,6 +48,7 @@ export interface AttentionOptions {
   causal?: boolean;
   mask?: Mask | null;
   scale?: Scale;
+  /** in [1e-30, 1e30] (default 1); scale / temperature at most 1e38 */
   temperature?: number;
   /** return every head's weights [H,T,S] (default true) */
   weights?: boolean;
@@ -269,7 +279,7 @@ export type ErrorCode =
   | 'LOOKBACK_BAD_ARGUMENT' | 'LOOKBACK_NOT_FOUND' | 'LOOKBACK_FETCH_FAILED' | 'LOOKBACK_CORE_MISSING'
   | 'LOOKBACK_BAD_MODEL' | 'LOOKBACK_UNSUPPORTED_FORMAT' | 'LOOKBACK_ABORTED' | 'LOOKBACK_WORKER_FAILED';
 export interface LookbackError extends Error { code: ErrorCode; cause?: unknown }
-/** Token ids: a plain array or a typed array of integers in [0, V). */
+/** Token ids: an array, typed array or other array-like of integers in [0, V) (an object without length is a TypeError). */
 export type TokenIds = ArrayLike<number>;
 /** Text (encoded with the start mark first) or token ids. */
 export type TextOrIds = string | TokenIds;
@@ -301,14 +311,21 @@ export interface ForwardResult {
   /** [L+1, T, C]; null unless asked for */
   residuals: Float32Array | null;
   shape: { T: number; V: number; L: number; H: number; C: number };
-  /** leading positions reused from the previous call's cache */
+  /** leading positions reused from the previous call's cache (results agree with a fresh pass to float32 rounding, about 1e-5, not to the bit) */
   reused: number;
 }
-export interface NextOptions { topK?: number; temperature?: number; positions?: boolean; window?: boolean }
+export interface NextOptions {
+  topK?: number;
+  /** in [1e-30, 1e30] (default 1) */
+  temperature?: number;
+  positions?: boolean;
+  /** a text longer than the context keeps the start mark and its last tokens (only the end of a text is encoded) */
+  window?: boolean;
+}
 export interface NextToken { id: number; token: string; p: number }
 export interface GenerateOptions {
   maxTokens?: number;
-  /** 0 = always the most probable token */
+  /** 0 = always the most probable token; otherwise in [1e-30, 1e30] */
   temperature?: number;
   /** nucleus sampling mass in (0, 1] */
   topP?: number;
@@ -338,7 +355,7 @@ export interface HeadScoreOptions {
   /** tokens in each random sequence (default 50, or what fits twice in the context) */
   repeatLength?: number;
   seed?: number;
-  /** how many best heads to list per habit (default 3) */
+  /** how many best heads to list per habit: an integer in [0, layers × heads] (default 3) */
   best?: number;
 }
 export interface HeadHabit {
@@ -350,20 +367,21 @@ export interface HeadHabit {
   count: number;
   best: { layer: number; head: number; score: number }[];
 }
+/** Each measure has one name: these keys are the model card's `heads` keys in camelCase. */
 export interface HeadScores {
   layers: number;
   heads: number;
   /** on position t-1 */
-  previous: HeadHabit;
+  previousToken: HeadHabit;
   /** on position 0, the start mark */
-  first: HeadHabit;
+  startMark: HeadHabit;
   /** on positions t-4 and earlier */
-  far: HeadHabit;
+  fourOrMoreBack: HeadHabit;
   induction: HeadHabit;
   /** on position 0 while reading a random sequence the first time (nothing earlier to copy), queries t >= 2 */
-  firstOnRandom: HeadHabit;
+  startMarkOnRandomTokens: HeadHabit;
   /** on position t-1 while reading a random sequence the first time, queries t >= 2 */
-  previousOnRandom: HeadHabit;
+  previousTokenOnRandomTokens: HeadHabit;
 }
 
 export interface Model {
@@ -384,7 +402,11 @@ export interface Model {
   stream(prompt: TextOrIds, options?: StreamOptions): AsyncGenerator<StreamedToken, GenerateResult, undefined>;
   /** every head's measured habits over the texts (each within the context) and random repeats */
   headScores(texts: TextOrIds[], options?: HeadScoreOptions): HeadScores;
-  /** frees the model now (otherwise when it is garbage-collected) */
+  /**
+   * frees the model now. Otherwise it is freed only after the JS engine has garbage-collected this object, which
+   * it does when it needs JS memory: it cannot see the WebAssembly memory a model holds, and that memory never
+   * shrinks (freed memory is reused by later models).
+   */
   dispose(): void;
 }
 
@@ -409,8 +431,10 @@ export interface WindowModel {
   encode(text: string, options?: { bos?: boolean }): number[];
   decode(ids: TokenIds): string;
   tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string }[];
-  /** the topK most probable next tokens after a text of any length (only the last `window` tokens count) */
+  /** the topK most probable next tokens after a text of any length (only the last `window` tokens count, and only
+   * a text's end is encoded); temperature in [1e-30, 1e30] */
   next(text: TextOrIds, options?: { topK?: number; temperature?: number }): NextToken[];
+  /** frees the model now; otherwise only after garbage collection, as Model.dispose says */
   dispose(): void;
 }
 

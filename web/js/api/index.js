@@ -5,8 +5,8 @@
 import { CODES, coded } from './errors.js';
 import { IN_NODE, readBytes } from './files.js';
 import { modelApi } from './model.js';
+import { f32, NUMBER, numberArg, options, REQUIRED, scaleFor, u8 } from './options.js';
 import { trainApi } from './train.js';
-import { f32, options, REQUIRED, scaleFor, u8 } from './options.js';
 import { weightApi } from './weight.js';
 
 const loaded = new Map();  // base URL -> the promise of its API, shared by later calls
@@ -82,14 +82,19 @@ function checked(result) {
 // The options of an attention call (plus `extra` ones), with `shape`: what the bindings read for every such call.
 function attentionOptions(fn, opts, extra) {
   const o = options(fn, opts, {
-    T: REQUIRED, S: undefined, heads: 1, kvHeads: undefined, d: REQUIRED, causal: false, mask: null,
+    T: REQUIRED, S: NUMBER, heads: 1, kvHeads: NUMBER, d: REQUIRED, causal: false, mask: null,
     scale: true, temperature: 1, ...extra,
-  });
+  }, ['scale']);
   o.shape = {
     T: o.T, S: o.S ?? o.T, heads: o.heads, kvHeads: o.kvHeads ?? o.heads, d: o.d,
     scale: scaleFor(fn, o.scale, o.d), temperature: o.temperature, causal: !!o.causal, mask: u8(o.mask),
   };
   return o;
+}
+
+// q, k, v of an attention call as Float32Arrays (any array-like of numbers converts), errors naming each.
+function attentionArrays(fn, q, k, v) {
+  return [f32(q, fn, 'q'), f32(k, fn, 'k'), f32(v, fn, 'v')];
 }
 
 function makeApi(M, base) {
@@ -98,49 +103,50 @@ function makeApi(M, base) {
     simdWidth: () => M.simdWidth(),
 
     scores(q, k, opts) {
-      const o = options('scores', opts, { T: REQUIRED, S: undefined, heads: 1, d: REQUIRED, scale: true });
-      return checked(M.scores(f32(q), f32(k), o.T, o.S ?? o.T, o.heads, o.d, scaleFor('scores', o.scale, o.d)));
+      const o = options('scores', opts, { T: REQUIRED, S: NUMBER, heads: 1, d: REQUIRED, scale: true }, ['scale']);
+      return checked(M.scores(f32(q, 'scores', 'q'), f32(k, 'scores', 'k'), o.T, o.S ?? o.T, o.heads, o.d, scaleFor('scores', o.scale, o.d)));
     },
 
     causalMask(T, S = T) {
-      return checked(M.causalMask(T, S));
+      return checked(M.causalMask(numberArg('causalMask', 'T', T), numberArg('causalMask', 'S', S)));
     },
 
     paddingMask(T, S, valid) {
-      return checked(M.paddingMask(T, S, valid));
+      const n = (name, x) => numberArg('paddingMask', name, x);
+      return checked(M.paddingMask(n('T', T), n('S', S), n('valid', valid)));
     },
 
     softmax(x, opts) {
-      const o = options('softmax', opts, { rows: 1, cols: undefined, mask: null, temperature: 1 });
-      const data = f32(x);
+      const o = options('softmax', opts, { rows: 1, cols: NUMBER, mask: null, temperature: 1 });
+      const data = f32(x, 'softmax', 'x');
       const cols = o.cols ?? (data?.length ?? 0) / o.rows;
       return checked(M.softmax(data, o.rows, cols, o.temperature, u8(o.mask)));
     },
 
     blend(weights, v, opts) {
-      const o = options('blend', opts, { T: REQUIRED, S: undefined, heads: 1, d: REQUIRED });
-      return checked(M.blend(f32(weights), f32(v), o.T, o.S ?? o.T, o.heads, o.d));
+      const o = options('blend', opts, { T: REQUIRED, S: NUMBER, heads: 1, d: REQUIRED });
+      return checked(M.blend(f32(weights, 'blend', 'weights'), f32(v, 'blend', 'v'), o.T, o.S ?? o.T, o.heads, o.d));
     },
 
     attention(q, k, v, opts) {
       const o = attentionOptions('attention', opts, { weights: true });
-      return checked(M.attention(f32(q), f32(k), f32(v), { ...o.shape, weights: !!o.weights }));
+      return checked(M.attention(...attentionArrays('attention', q, k, v), { ...o.shape, weights: !!o.weights }));
     },
 
     /** one (head, query) row of the scalar reference attention with every intermediate (float64): score
      * (-Infinity where hidden), max, e = exp(score - max), sum, weight, out; sees = false if nothing is visible */
     attentionRow(q, k, v, opts) {
       const o = attentionOptions('attentionRow', opts, { head: 0, query: REQUIRED });
-      return checked(M.attentionRow(f32(q), f32(k), f32(v), { ...o.shape, head: o.head, query: o.query }));
+      return checked(M.attentionRow(...attentionArrays('attentionRow', q, k, v), { ...o.shape, head: o.head, query: o.query }));
     },
 
     gemm(a, b, opts) {
       const o = options('gemm', opts, { M: REQUIRED, N: REQUIRED, K: REQUIRED, transB: false });
-      return checked(M.gemm(f32(a), f32(b), o.M, o.N, o.K, !!o.transB));
+      return checked(M.gemm(f32(a, 'gemm', 'a'), f32(b, 'gemm', 'b'), o.M, o.N, o.K, !!o.transB));
     },
 
     dot(a, b) {
-      return checked(M.dot(f32(a), f32(b)));
+      return checked(M.dot(f32(a, 'dot', 'a'), f32(b, 'dot', 'b')));
     },
 
     /** bytes of WebAssembly memory in use by the heap (for leak checks) */

@@ -1,14 +1,24 @@
 // What every loaded model of the JS API shares: its handle on the bindings, its info, the tokenizer's encode,
-// decode and tokens, and freeing (now, or when the object is garbage-collected). Model (model.js) and
+// decode and tokens (ids checked as ids; with a sliding window to come, only a long text's end encoded), the
+// bindings' Errors given a code, and freeing (now, or after garbage collection). Model (model.js) and
 // WindowModel (window-model.js) extend it with their own predictions. Not here: finding the files, any
 // computation (the WebAssembly core).
-import { options } from './options.js';
+import { CODES, coded } from './errors.js';
+import { idList, options } from './options.js';
 
+// The bindings return their Errors (so that C++ cleans up): bad input, given a code here.
 export function checked(result) {
-  if (result instanceof Error) throw result;
+  if (result instanceof Error) throw Object.assign(result, { code: result.code ?? CODES.BAD_ARGUMENT });
   return result;
 }
 
+export const badArgument = (message) => coded(CODES.BAD_ARGUMENT, message, { type: TypeError });
+
+// Lifetime: dispose() frees a model at once. A model dropped without dispose() is freed by this registry's
+// callback, which runs in a task after the JS engine has garbage-collected the model object. The engine collects
+// when it needs JS memory and cannot see the WebAssembly memory a model holds (Sprout: about 22 MB), so dropped
+// models can pile up before a collection; and WebAssembly memory, once grown, never shrinks (freed memory is
+// reused by the next models). Call dispose().
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ M, free, handle }) => M[free](handle))
   : null;
@@ -18,51 +28,58 @@ export class LoadedModel {
   #info;
   #names;
 
-  // names: the module's functions for this kind of model: { encode, decode, tokens, dispose }
+  // names: the module's functions for this kind of model: { encode, encodeTail, decode, tokens, dispose }
   constructor(M, info, names) {
     this.M = M;
     this.#handle = info.handle;
     this.#info = { config: info.config, tokenizer: info.tokenizer, parameters: info.parameters };
+    if (info.weights !== undefined) this.#info.weights = info.weights;
     this.#names = names;
     Object.defineProperty(this, 'M', { enumerable: false });
     finalizer?.register(this, { M, free: names.dispose, handle: info.handle }, this);
   }
 
   /** the handle for a call of `fn`, or an Error once disposed */
-  live(fn) {
+  _live(fn) {
     if (this.#handle === null) throw new Error(`${fn}: this model was disposed`);
     return this.#handle;
   }
 
-  /** ids of a text (with the start mark when bos), or the ids as given */
-  ids(fn, input, bos = true) {
-    if (typeof input === 'string') return checked(this.M[this.#names.encode](this.live(fn), input, bos));
-    return input;
+  /** ids of a text (with the start mark when bos), or the ids as given (any array-like of ids). With a sliding
+   * window to come, only the end of a text is encoded: the start mark and the last `context` tokens, the same ids
+   * the window keeps of the full encoding. */
+  _ids(fn, input, { bos = true, window = false } = {}) {
+    if (typeof input === 'string') {
+      return checked(window ? this.M[this.#names.encodeTail](this._live(fn), input, bos, this.context)
+        : this.M[this.#names.encode](this._live(fn), input, bos));
+    }
+    return idList(fn, input);
   }
 
-  /** config.json fields, tokenizer kind ("byte-bpe" | "llama2c") and parameter count */
+  /** config.json fields, tokenizer kind ("byte-bpe" | "llama2c"), parameter count (and a transformer's weight
+   * format) */
   get info() {
     return { ...this.#info, config: { ...this.#info.config } };
   }
 
   encode(text, opts) {
     const o = options('encode', opts, { bos: true });
-    if (typeof text !== 'string') throw new TypeError('encode: text must be a string');
-    return Array.from(this.ids('encode', text, !!o.bos));
+    if (typeof text !== 'string') throw badArgument('encode: text must be a string');
+    return Array.from(this._ids('encode', text, { bos: o.bos }));
   }
 
   decode(ids) {
-    return checked(this.M[this.#names.decode](this.live('decode'), ids));
+    return checked(this.M[this.#names.decode](this._live('decode'), idList('decode', ids)));
   }
 
   tokens(textOrIds, opts) {
     const o = options('tokens', opts, { bos: true });
-    const ids = Array.from(this.ids('tokens', textOrIds, !!o.bos));
-    const texts = checked(this.M[this.#names.tokens](this.live('tokens'), ids));
+    const ids = Array.from(this._ids('tokens', textOrIds, { bos: o.bos }));
+    const texts = checked(this.M[this.#names.tokens](this._live('tokens'), ids));
     return ids.map((id, i) => ({ id, text: texts[i] }));
   }
 
-  /** frees the model's memory now (it is also freed when the object is garbage-collected) */
+  /** frees the model's memory now (otherwise only after the JS engine garbage-collects this object; see above) */
   dispose() {
     if (this.#handle === null) return;
     finalizer?.unregister(this);

@@ -1,26 +1,18 @@
 // The model half of the lookback JS API: loadModel(source, { onProgress, signal }) and the Model it returns
 // (encode, decode, tokens, forward, next, generate, stream, window, headScores, dispose), over the handle-based
-// bindings of wasm/bindings/model.cpp (a window model's bundle gives the WindowModel of window-model.js instead).
-// Resolves sources (a bundled model by name under the API's base URL, a URL or path, or bytes), passes plain
-// arrays in and out, and turns the bindings' returned Error objects into throws with a `code`. Not here: reading files (files.js), the attention functions (index.js), any
-// computation (the WebAssembly core), the worker protocol (web/js/worker).
+// bindings of wasm/bindings/model.cpp (a window model's bundle gives the WindowModel of window-model.js instead;
+// what both share is loaded-model.js). Resolves sources (a bundled model by name under the API's base URL, a URL
+// or path, or bytes) and passes plain arrays in and out. Not here: reading files (files.js), the attention
+// functions (index.js), any computation (the WebAssembly core), the worker protocol (web/js/worker).
 import { abortError, CODES, coded, throwIfAborted } from './errors.js';
 import { exists, IN_NODE, locate, progressOver, readBytes } from './files.js';
 import { detectForeign } from './foreign.js';
-import { options } from './options.js';
-import { checked as checkedWindow } from './loaded-model.js';
+import { idList, numberArg, options } from './options.js';
+import { badArgument, checked, LoadedModel } from './loaded-model.js';
 import { WindowModel, isWindowConfig } from './window-model.js';
 
 const BUNDLE_FILES = { weights: 'model.safetensors', config: 'config.json', tokenizer: 'tokenizer.json' };
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-
-// The bindings return their Errors (so that C++ cleans up): bad input, given a code here.
-function checked(result) {
-  if (result instanceof Error) throw Object.assign(result, { code: result.code ?? CODES.BAD_ARGUMENT });
-  return result;
-}
-
-const badArgument = (message) => coded(CODES.BAD_ARGUMENT, message, { type: TypeError });
 
 // The folder of a bundled model: models/<name>/ under the API's base (web/, where the build copies them),
 // else, in a source checkout, shared/models/<name>/.
@@ -113,66 +105,25 @@ async function resolveSource(source, opts, base) {
 
 // ---- the model ------------------------------------------------------------------------------------------
 
-const finalizer = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ M, handle }) => M.modelDispose(handle))
-  : null;
-
-class Model {
-  #M;
-  #handle;
-  #info;
-
+class Model extends LoadedModel {
   constructor(M, info) {
-    this.#M = M;
-    this.#handle = info.handle;
-    this.#info = { config: info.config, tokenizer: info.tokenizer, parameters: info.parameters, weights: info.weights };
-    finalizer?.register(this, { M, handle: info.handle }, this);
-  }
-
-  #live(fn) {
-    if (this.#handle === null) throw new Error(`${fn}: this model was disposed`);
-    return this.#handle;
-  }
-
-  #ids(fn, input, bos = true) {
-    if (typeof input === 'string') return checked(this.#M.modelEncode(this.#live(fn), input, bos));
-    return input;
-  }
-
-  /** config.json fields, tokenizer kind ("byte-bpe" | "llama2c"), parameter count, weight format */
-  get info() {
-    return { ...this.#info, config: { ...this.#info.config } };
+    super(M, info, {
+      encode: 'modelEncode', encodeTail: 'modelEncodeTail', decode: 'modelDecode', tokens: 'modelTokens', dispose: 'modelDispose',
+    });
   }
 
   /** the context: the most tokens one call can look at */
   get context() {
-    return this.#info.config.max_seq_len;
-  }
-
-  encode(text, opts) {
-    const o = options('encode', opts, { bos: true });
-    if (typeof text !== 'string') throw badArgument('encode: text must be a string');
-    return Array.from(checked(this.#M.modelEncode(this.#live('encode'), text, !!o.bos)));
-  }
-
-  decode(ids) {
-    return checked(this.#M.modelDecode(this.#live('decode'), ids));
-  }
-
-  tokens(textOrIds, opts) {
-    const o = options('tokens', opts, { bos: true });
-    const ids = Array.from(this.#ids('tokens', textOrIds, !!o.bos));
-    const texts = checked(this.#M.modelTokens(this.#live('tokens'), ids));
-    return ids.map((id, i) => ({ id, text: texts[i] }));
+    return this.info.config.max_seq_len;
   }
 
   window(ids, size = this.context) {
-    return Array.from(checked(this.#M.modelWindow(this.#live('window'), ids, size)));
+    return Array.from(checked(this.M.modelWindow(this._live('window'), idList('window', ids), numberArg('window', 'size', size))));
   }
 
   forward(textOrIds, opts) {
     const o = options('forward', opts, { attention: false, positions: true, residuals: false, window: false });
-    const r = checked(this.#M.modelForward(this.#live('forward'), this.#ids('forward', textOrIds), {
+    const r = checked(this.M.modelForward(this._live('forward'), this._ids('forward', textOrIds, o), {
       attention: !!o.attention, positions: !!o.positions, residuals: !!o.residuals, window: !!o.window,
     }));
     return { ...r, ids: Array.from(r.ids) };
@@ -180,15 +131,15 @@ class Model {
 
   next(textOrIds, opts) {
     const o = options('next', opts, { topK: 10, temperature: 1, positions: true, window: false });
-    return checked(this.#M.modelNext(this.#live('next'), this.#ids('next', textOrIds), {
-      topK: Math.min(o.topK, this.#info.config.vocab_size), temperature: o.temperature, positions: !!o.positions,
+    return checked(this.M.modelNext(this._live('next'), this._ids('next', textOrIds, o), {
+      topK: Math.min(o.topK, this.info.config.vocab_size), temperature: o.temperature, positions: !!o.positions,
       window: !!o.window,
     }));
   }
 
   generate(prompt, opts) {
     const o = options('generate', opts, { maxTokens: 64, temperature: 0.8, topP: 0.95, seed: 1, window: false, positions: true });
-    const r = checked(this.#M.modelGenerate(this.#live('generate'), this.#ids('generate', prompt), {
+    const r = checked(this.M.modelGenerate(this._live('generate'), this._ids('generate', prompt, o), {
       maxTokens: o.maxTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, window: !!o.window,
       positions: !!o.positions,
     }));
@@ -202,8 +153,8 @@ class Model {
   async* stream(prompt, opts) {
     const { signal, ...rest } = opts ?? {};
     const o = options('stream', rest, { maxTokens: 64, temperature: 0.8, topP: 0.95, seed: 1, window: false, positions: true });
-    const handle = this.#live('stream');
-    checked(this.#M.modelGenerateStart(handle, this.#ids('stream', prompt), {
+    const handle = this._live('stream');
+    checked(this.M.modelGenerateStart(handle, this._ids('stream', prompt, o), {
       maxTokens: o.maxTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, window: !!o.window,
       positions: !!o.positions,
     }));
@@ -211,10 +162,10 @@ class Model {
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (signal?.aborted) throw abortError(signal, 'generate');
-      const r = checked(this.#M.modelGenerateStep(this.#live('stream'), 1));
+      const r = checked(this.M.modelGenerateStep(this._live('stream'), 1));
       for (const id of r.ids) {
         ids.push(id);
-        yield { id, token: checked(this.#M.modelTokens(handle, [id]))[0], text: r.text };
+        yield { id, token: checked(this.M.modelTokens(handle, [id]))[0], text: r.text };
       }
       if (r.stop) return { ids, text: r.text, stop: r.stop };
     }
@@ -227,31 +178,25 @@ class Model {
     const half = Math.floor((this.context - 1) / 2);
     const o = options('headScores', opts, { repeats: 4, repeatLength: Math.min(50, half), seed: 1, best: 3 });
     if (!Array.isArray(texts)) throw badArgument('headScores: texts must be an array of texts or id arrays');
-    const ids = texts.map((t) => this.#ids('headScores', t));
-    const r = checked(this.#M.modelHeadScores(this.#live('headScores'), ids, {
-      repeats: o.repeats, repeatLength: o.repeatLength, seed: o.seed,
+    const LH = this.info.config.n_layers * this.info.config.n_heads;
+    if (!Number.isInteger(o.best) || o.best < 0 || o.best > LH) {
+      throw coded(CODES.BAD_ARGUMENT, `headScores: best must be an integer in [0, ${LH}] (got ${o.best})`, { type: RangeError });
+    }
+    const ids = texts.map((t) => this._ids('headScores', t));
+    const r = checked(this.M.modelHeadScores(this._live('headScores'), ids, {
+      repeats: o.repeats, repeatLength: o.repeatLength, seed: o.seed, best: o.best,
     }));
     const H = r.heads;
-    const habit = ({ score, even, count }) => {
-      const order = [...score.keys()].sort((a, b) => score[b] - score[a] || a - b);
-      return {
-        byLayer: Array.from({ length: r.layers }, (_, l) => Array.from(score.subarray(l * H, (l + 1) * H))),
-        even, count,
-        best: order.slice(0, o.best).map((i) => ({ layer: Math.floor(i / H), head: i % H, score: score[i] })),
-      };
-    };
+    // the ranking is the core's (ranked_heads); here only the [L*H] scores become rows per layer
+    const habit = ({ score, even, count, best }) => ({
+      byLayer: Array.from({ length: r.layers }, (_, l) => Array.from(score.subarray(l * H, (l + 1) * H))),
+      even, count, best,
+    });
     return {
-      layers: r.layers, heads: H, previous: habit(r.previous), first: habit(r.first), far: habit(r.far),
-      induction: habit(r.induction), firstOnRandom: habit(r.firstRandom), previousOnRandom: habit(r.previousRandom),
+      layers: r.layers, heads: H, previousToken: habit(r.previousToken), startMark: habit(r.startMark),
+      fourOrMoreBack: habit(r.fourOrMoreBack), induction: habit(r.induction),
+      startMarkOnRandomTokens: habit(r.startMarkOnRandomTokens), previousTokenOnRandomTokens: habit(r.previousTokenOnRandomTokens),
     };
-  }
-
-  /** frees the model's memory now (it is also freed when the object is garbage-collected) */
-  dispose() {
-    if (this.#handle === null) return;
-    finalizer?.unregister(this);
-    this.#M.modelDispose(this.#handle);
-    this.#handle = null;
   }
 }
 
@@ -268,15 +213,13 @@ export function modelApi(M, base) {
       if (o.signal !== undefined && typeof o.signal?.aborted !== 'boolean') throw badArgument('loadModel: signal must be an AbortSignal');
       const files = await resolveSource(source, o, base);
       throwIfAborted(o.signal, 'loadModel');
-      if (files.kind === 'bundle' && isWindowConfig(files.config)) {
-        return new WindowModel(M, checkedWindow(M.windowLoad(files.weights, files.config, files.tokenizer)));
-      }
-      if (files.kind === 'bundle') detectForeign(files.config, files.tokenizer);
-      const info = files.kind === 'bundle'
-        ? M.modelLoadBundle(files.weights, files.config, files.tokenizer, o.weights)
-        : M.modelLoadLlama2c(files.checkpoint, files.tokenizer, o.weights);
+      const windowModel = files.kind === 'bundle' && isWindowConfig(files.config);
+      if (files.kind === 'bundle' && !windowModel) detectForeign(files.config, files.tokenizer);
+      const info = windowModel ? M.windowLoad(files.weights, files.config, files.tokenizer)
+        : files.kind === 'bundle' ? M.modelLoadBundle(files.weights, files.config, files.tokenizer, o.weights)
+          : M.modelLoadLlama2c(files.checkpoint, files.tokenizer, o.weights);
       if (info instanceof Error) throw coded(CODES.BAD_MODEL, info.message, { cause: info });
-      return new Model(M, info);
+      return windowModel ? new WindowModel(M, info) : new Model(M, info);
     },
 
     /** a safetensors file (or, with format 'llama2c', a llama2.c checkpoint) of random weights for a config */

@@ -7,7 +7,9 @@ import { LoadedModel, checked } from './loaded-model.js';
 
 export class WindowModel extends LoadedModel {
   constructor(M, info) {
-    super(M, info, { encode: 'windowEncode', decode: 'windowDecode', tokens: 'windowTokens', dispose: 'windowDispose' });
+    super(M, info, {
+      encode: 'windowEncode', encodeTail: 'windowEncodeTail', decode: 'windowDecode', tokens: 'windowTokens', dispose: 'windowDispose',
+    });
   }
 
   /** the most tokens a prediction looks at: the window */
@@ -15,10 +17,11 @@ export class WindowModel extends LoadedModel {
     return this.info.config.window;
   }
 
-  /** the topK most probable next tokens; a text of any length (only the last `window` tokens count) */
+  /** the topK most probable next tokens; a text of any length (only the last `window` tokens count, so only
+   * the text's end is encoded) */
   next(textOrIds, opts) {
     const o = options('next', opts, { topK: 10, temperature: 1 });
-    return checked(this.M.windowNext(this.live('next'), this.ids('next', textOrIds), {
+    return checked(this.M.windowNext(this._live('next'), this._ids('next', textOrIds, { window: true }), {
       topK: Math.min(o.topK, this.info.config.vocab_size), temperature: o.temperature,
     }));
   }

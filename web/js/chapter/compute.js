@@ -5,6 +5,7 @@
 // by the chapter page and by the embedding script.
 import { ComputeClient } from '../worker/client.js';
 import { ModelRegistry } from './models.js';
+import { COMPUTE_EVENT, MODEL_OPS } from '../protocol.js';
 
 const INSTALLED = Symbol.for('lookback.computeController');
 
@@ -13,7 +14,8 @@ export function installComputeController(doc = document, workerUrl) {
   const client = new ComputeClient(workerUrl);
   const models = new ModelRegistry(client, doc);
   const modelOps = models.ops();
-  doc.addEventListener('lookback-compute', (event) => {
+  for (const op of Object.keys(MODEL_OPS)) if (!Object.hasOwn(modelOps, op)) throw new Error(`lookback: the registry lacks the model op ${op}`);
+  doc.addEventListener(COMPUTE_EVENT, (event) => {
     const { op, args = [], key, reply, progress } = event.detail || {};
     if (typeof reply !== 'function') return;
     event.stopPropagation();

@@ -55,7 +55,7 @@ export class ModelRegistry {
     return { name, label, custom: name === 'current' && this.#current !== null, info, context };
   }
 
-  // One Model method (model-ops.js MODEL_METHODS) on the named model. A call that fails because the model
+  // One Model method (those model-ops.js methodsOf offers) on the named model. A call that fails because the model
   // was switched meanwhile rejects as an AbortError (the widget recomputes on the change event anyway).
   async call(name, method, args = [], key) {
     const entry = this.#entry(name);

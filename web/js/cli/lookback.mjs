@@ -86,6 +86,36 @@ function print(s) {
   process.stdout.write(`${s}\n`);
 }
 
+// A reader that closes the pipe early (`lookback tokens ... | head -n 1`) is a normal end, not an error.
+process.stdout.on('error', (e) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(0);
+});
+
+// All of stdin as text, read as a stream (a pipe may deliver it late and in many chunks).
+async function readStdin() {
+  process.stdin.setEncoding('utf8');
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text;
+}
+
+// Error messages of the JS API name its options; on the command line the flags stand for them.
+const FLAGS = [[/\{ window: true \}/g, '--window'], [/\btopK\b/g, '--top'], [/\bmaxTokens\b/g, '--max-tokens'], [/\btopP\b/g, '--top-p']];
+const inFlags = (message) => FLAGS.reduce((m, [api, flag]) => m.replace(api, flag), message);
+
+// "--temperature -1": a value that looks like a negative number belongs to the option before it
+// (parseArgs would call it ambiguous); written as --temperature=-1 for parseArgs.
+function joinNegativeValues(args, options) {
+  const out = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i].startsWith('--') ? args[i].slice(2) : null;
+    if (name && options[name]?.type === 'string' && /^-(\d|\.\d)/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
+
 class UsageError extends Error {}
 
 function int(name, text, lo, hi = Number.MAX_SAFE_INTEGER) {
@@ -118,23 +148,22 @@ async function main(argv) {
   if (name === '-v' || name === '--version') return print(JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version);
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; see lookback --help)`);
+  const options = {
+    ...command.options, model: { type: 'string', default: 'sprout' }, tokenizer: { type: 'string' },
+    window: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  };
   let parsed;
   try {
-    parsed = parseArgs({
-      args: rest, allowPositionals: true, strict: true,
-      options: {
-        ...command.options, model: { type: 'string', default: 'sprout' }, tokenizer: { type: 'string' },
-        window: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseArgs({ args: joinNegativeValues(rest, options), allowPositionals: true, strict: true, options });
   } catch (e) {
     throw new UsageError(`${e.message.split('\n')[0]} (see lookback ${name} --help)`);
   }
   const o = parsed.values;
   if (o.help) return print(commandHelp(name));
   if (parsed.positionals.length > 1) throw new UsageError(`${name} takes one text (quote it); got ${parsed.positionals.length} arguments`);
-  const text = parsed.positionals[0] ?? (process.stdin.isTTY ? null : readFileSync(0, 'utf8'));
+  const text = parsed.positionals[0] ?? (process.stdin.isTTY ? null : await readStdin());
   if (text === null) throw new UsageError(`${name} needs a text: lookback ${name} "some text" (see lookback ${name} --help)`);
+  if (text === '') throw new UsageError(`${name}: stdin was empty; pipe a text in or give it: lookback ${name} "some text"`);
   const lb = await loadLookback();
   const model = await lb.loadModel(o.model, o.tokenizer ? { tokenizer: o.tokenizer } : undefined);
   try {
@@ -145,6 +174,6 @@ async function main(argv) {
 }
 
 main(process.argv.slice(2)).catch((e) => {
-  process.stderr.write(`lookback: ${String(e.message).split('\n')[0].replace(/^lookback: /, '')}\n`);
+  process.stderr.write(`lookback: ${inFlags(String(e.message).split('\n')[0].replace(/^lookback: /, ''))}\n`);
   process.exitCode = e instanceof UsageError ? 2 : 1;
 });

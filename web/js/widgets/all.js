@@ -1,5 +1,7 @@
-// Defines every lookback widget (each file registers its own custom element on import). Imported by the chapter
-// and by web/lookback.js. Not a controller: installing one is the importer's job.
+// The one list of lookback widgets: importing it defines every widget (each file registers its own custom
+// element on import). Imported by the chapter and by web/lookback.js; the manifest (custom-elements.json), the
+// browser tests and the embed page's check read this list (.scripts/widget-list.mjs). Not a controller:
+// installing one is the importer's job.
 import './window.js';
 import './qkv-plane.js';
 import './worked-example.js';

@@ -8,8 +8,10 @@ import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
 import { habit, headName } from './model-view.js';
 
-const HABITS = [['previous_token', 'previous', 'previous token'], ['four_or_more_back', 'far', '4 or more back'],
-  ['start_mark', 'first', 'start mark ◆']];
+// [the card's key, the same measure's key in headScores() (its camelCase), the column's title]
+const camel = (key) => key.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+const HABITS = [['previous_token', 'previous token'], ['four_or_more_back', '4 or more back'], ['start_mark', 'start mark ◆']]
+  .map(([card, title]) => [card, camel(card), title]);
 
 const CSS = `
 progress { width: 12rem; vertical-align: middle; }

@@ -2,7 +2,7 @@
 // answers kept in localStorage (attribute quiz-id) so they survive a reload. Built-in sets via set="sinks" |
 // "mask" | "order", or the author's own in a child <script type="application/json">. Where an explanation quotes a
 // softmax, the core computes it. Not a grading system: nothing leaves the browser.
-import { LookbackWidget, define, esc, fmt, ownJson, storage } from './widget-kit.js';
+import { LookbackWidget, builtInSet, define, esc, fmt, ownJson, storage } from './widget-kit.js';
 import { drawReport } from './export.js';
 
 export const QUIZ_SETS = {
@@ -116,8 +116,10 @@ class Quiz extends LookbackWidget {
     return `lookback.quiz.${this.getAttribute('quiz-id') || this.getAttribute('set') || 'default'}`;
   }
 
+  // { data } or { missing }: the author's own JSON, else the built-in set the attribute names
   loadSet() {
-    return ownJson(this, 'quiz', (d) => Array.isArray(d?.questions)) || QUIZ_SETS[this.getAttribute('set')] || QUIZ_SETS.sinks;
+    const own = ownJson(this, 'quiz', (d) => Array.isArray(d?.questions));
+    return own ? { data: own } : builtInSet(this, QUIZ_SETS, 'sinks');
   }
 
   attributeChangedCallback() {
@@ -130,7 +132,13 @@ class Quiz extends LookbackWidget {
   }
 
   build() {
-    this.data = this.loadSet();
+    const { data, missing } = this.loadSet();
+    this.data = data || { title: 'Quiz', questions: [] };
+    this.missing = missing;
+    if (missing) {
+      this.root.innerHTML = `<p class="title">Quiz</p><p class="missing" role="status">${esc(missing)}</p>`;
+      return;
+    }
     this.answers = storage.get(this.storageKey)?.answers || {};
     this.root.innerHTML = `<p class="title">${esc(this.data.title || 'Quiz')}</p>
       <ol>${this.data.questions.map((item, i) => `<li><fieldset data-q="${i}"><legend><span class="qn">${i + 1}.</span> ${esc(item.q)}</legend>
@@ -184,6 +192,7 @@ class Quiz extends LookbackWidget {
   }
 
   show() {
+    if (this.missing) return;
     this.data.questions.forEach((item, i) => {
       const fs = this.root.querySelector(`fieldset[data-q="${i}"]`);
       const chosen = this.answers[i];

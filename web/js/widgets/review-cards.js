@@ -2,7 +2,7 @@
 // mark it "knew it" or "again"; which cards are known is kept in localStorage (attribute deck-id). Built-in deck
 // via set="production", or the author's own in a child <script type="application/json">. Where a card quotes a
 // softmax, the core computes it. Not spaced repetition with dates: cards you did not know simply come first.
-import { LookbackWidget, define, esc, fmt, ownJson, storage } from './widget-kit.js';
+import { LookbackWidget, builtInSet, define, esc, fmt, ownJson, storage } from './widget-kit.js';
 import { drawReport } from './export.js';
 
 export const DECKS = {
@@ -64,8 +64,8 @@ class ReviewCards extends LookbackWidget {
 
   loadDeck() {
     const data = ownJson(this, 'cards', (d) => Array.isArray(d?.cards));
-    if (data) return { ...data, cards: data.cards.map((c, i) => ({ id: String(c.id ?? i), ...c })) };
-    return DECKS[this.getAttribute('set')] || DECKS.production;
+    if (data) return { data: { ...data, cards: data.cards.map((c, i) => ({ id: String(c.id ?? i), ...c })) } };
+    return builtInSet(this, DECKS, 'production');
   }
 
   attributeChangedCallback() {
@@ -78,7 +78,13 @@ class ReviewCards extends LookbackWidget {
   }
 
   build() {
-    this.deck = this.loadDeck();
+    const { data, missing } = this.loadDeck();
+    this.deck = data || { title: 'Review cards', cards: [] };
+    this.missing = missing;
+    if (missing) {
+      this.root.innerHTML = `<p class="title">Review cards</p><p class="missing" role="status">${esc(missing)}</p>`;
+      return;
+    }
     const saved = storage.get(this.storageKey) || {};
     this.known = saved.known || {};
     this.index = Math.min(Math.max(0, saved.index || 0), this.deck.cards.length - 1);
@@ -182,6 +188,7 @@ class ReviewCards extends LookbackWidget {
   }
 
   show() {
+    if (this.missing) return;
     const cards = this.deck.cards, card = cards[this.index], n = cards.length, k = this.knownCount();
     const q = (s) => this.root.querySelector(s);
     q('.pos').textContent = `Card ${this.index + 1} of ${n}`;
@@ -207,12 +214,13 @@ class ReviewCards extends LookbackWidget {
 
   exportData() {
     const rows = this.deck.cards.map((c) => ({ id: c.id, front: c.front, back: this.backText(c), known: !!this.known[c.id] }));
-    return { json: { deck: this.storageKey, known: this.knownCount(), total: rows.length, current: this.deck.cards[this.index].id, cards: rows },
+    return { json: { deck: this.storageKey, known: this.knownCount(), total: rows.length, current: this.deck.cards[this.index]?.id ?? null, cards: rows },
       csv: [['id', 'front', 'back', 'known'], ...rows.map((r) => [r.id, r.front, r.back, r.known])] };
   }
 
   exportCanvas() {
     const card = this.deck.cards[this.index];
+    if (!card) return drawReport(this, { title: 'Review cards', blocks: [{ text: this.missing }] });
     return drawReport(this, {
       title: this.deck.title || 'Review cards',
       blocks: [

@@ -118,6 +118,16 @@ export function jsonAttr(el, name, fallback, check = () => true) {
   return fallback;
 }
 
+// The built-in set named by the element's `set` attribute: `fallback` when the attribute is absent, the table's
+// own entry when there is one, else { missing } with a sentence naming the sets there are (never an inherited
+// property such as "constructor" or "__proto__").
+export function builtInSet(el, table, fallback) {
+  const name = el.getAttribute('set');
+  if (name === null || name === '') return { data: table[fallback] };
+  if (Object.hasOwn(table, name)) return { data: table[name] };
+  return { missing: `No such set "${name}" (built-in sets: ${Object.keys(table).join(', ')}).` };
+}
+
 // The element's own <script type="application/json"> child, parsed, when `check` accepts it; otherwise null
 // (a malformed one is reported once in the console as a warning).
 export function ownJson(el, what, check) {

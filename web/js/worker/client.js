@@ -6,6 +6,7 @@
 // computations pays one round trip). The worker starts on start() or the first request (start-worker.js, also
 // from another origin); if it cannot, every request rejects with code LOOKBACK_WORKER_FAILED. Not the worker (worker.js); widgets never import this: a controller does (web/js/chapter).
 import { startWorker, workerAdvice } from './start-worker.js';
+import { PROTOCOL_VERSION } from '../protocol.js';
 
 export class ComputeClient {
   constructor(workerUrl = new URL('./worker.js', import.meta.url)) {
@@ -54,7 +55,7 @@ export class ComputeClient {
         reject(aborted(signal));
       }, { once: true });
       this.outbox.push({ id, op, args, key, progress: typeof onProgress === 'function' });
-      if (this.outbox.length === 1) queueMicrotask(() => this.worker.postMessage({ batch: this.outbox.splice(0) }));
+      if (this.outbox.length === 1) queueMicrotask(() => this.worker.postMessage({ version: PROTOCOL_VERSION, batch: this.outbox.splice(0) }));
     });
   }
 

@@ -1,8 +1,15 @@
-// The operations the worker answers: op name -> a call on the JS API. One table, so a new API function is
-// one new line here. Not the API itself (web/js/api) and not the message loop (worker.js).
+// The operations the worker answers: every function of the JS API object by its own name (so a new API
+// function needs no edit here), plus the tables registered by registerOps (the model's, model-ops.js).
+// Not the API itself (web/js/api) and not the message loop (worker.js).
 
-const CORE_OPS = ['simdWidth', 'scores', 'causalMask', 'paddingMask', 'softmax', 'blend', 'attention', 'attentionRow', 'gemm',
-  'dot'];
+// API functions that answer live objects (a Model, a Weight), which cannot cross to the page: models go
+// through model-ops.js by handle; a Weight stays a local-only API object.
+const LIVE_RESULTS = new Set(['loadModel', 'weight']);
+
+// The API functions a page may call through the worker, by name.
+export function coreOps(lb) {
+  return Object.keys(lb).filter((name) => typeof lb[name] === 'function' && !LIVE_RESULTS.has(name));
+}
 
 const extraOps = new Map();
 
@@ -14,7 +21,7 @@ export function registerOps(table) {
 
 export async function runOp(lb, op, args, ctx = {}) {
   if (extraOps.has(op)) return extraOps.get(op).call(ctx, lb, ...args);
-  if (!CORE_OPS.includes(op)) throw new Error(`worker: unknown operation "${op}"`);
+  if (!coreOps(lb).includes(op)) throw new Error(`worker: unknown operation "${op}"`);
   return lb[op](...args);
 }
 

@@ -1,34 +1,35 @@
 // The page's handle on a model that lives in the worker: loadRemoteModel(client, source, opts) resolves to an
-// object with the Model's methods (encode, decode, tokens, window, forward, next, generate, headScores,
-// dispose), each returning a promise, and the same info/context. model.keyed(key) gives a handle whose calls
-// drop older queued calls made with the same key. loadRemoteModel takes onProgress ({loaded, total} bytes)
+// object with the loaded model's methods (those the worker names, model-ops.js methodsOf: for Sprout encode,
+// decode, tokens, window, forward, next, generate, headScores), each returning a promise, dispose, and the same
+// info/context. model.keyed(key) gives a handle whose calls drop older queued calls made with the same key.
+// loadRemoteModel takes onProgress ({loaded, total} bytes)
 // and signal (AbortSignal) as loadModel does; generate takes onToken ({id, token, text} as each token comes)
 // and signal, and then streams (Model.stream in the worker) and can be cancelled (AbortError).
 // Not the model (web/js/api/model.js) nor the worker's side.
-import { MODEL_METHODS } from './model-ops.js';
-
 export async function loadRemoteModel(client, source, opts) {
   const { onProgress, signal, ...rest } = opts ?? {};
   const args = opts === undefined ? [source] : [source, rest];
-  const { handle, info, context } = await client.request('loadModel', args, { onProgress, signal });
-  return new RemoteModel(client, handle, info, context);
+  const { handle, info, context, methods } = await client.request('loadModel', args, { onProgress, signal });
+  return new RemoteModel(client, { handle, info, context, methods });
 }
 
 class RemoteModel {
   #client;
   #handle;
   #key;
+  #loaded;
 
-  constructor(client, handle, info, context, key) {
+  constructor(client, loaded, key) {
     this.#client = client;
-    this.#handle = handle;
+    this.#loaded = loaded;
+    this.#handle = loaded.handle;
     this.#key = key;
-    this.info = info;
-    this.context = context;
-    for (const method of MODEL_METHODS) {
+    this.info = loaded.info;
+    this.context = loaded.context;
+    for (const method of loaded.methods) {
       this[method] = (...args) => this.#client.request('modelCall', [this.#handle, method, args], { key: this.#key });
     }
-    this.generate = (prompt, opts) => this.#generate(prompt, opts);
+    if (loaded.methods.includes('generate')) this.generate = (prompt, opts) => this.#generate(prompt, opts);
   }
 
   #generate(prompt, opts = {}) {
@@ -39,7 +40,7 @@ class RemoteModel {
 
   /** the same model, whose calls supersede older queued calls made with the same key */
   keyed(key) {
-    return new RemoteModel(this.#client, this.#handle, this.info, this.context, key);
+    return new RemoteModel(this.#client, this.#loaded, key);
   }
 
   dispose() {

@@ -1,5 +1,5 @@
 // The module worker that owns the lookback API in the browser, so the page never blocks on computation.
-// Protocol: {batch: [{id, op, args, key?, progress?}, ...]} in; {results: [...]} out, one message per batch once
+// Protocol (web/js/protocol.js): {version, batch: [{id, op, args, key?, progress?}, ...]} in; {results: [...]} out, one message per batch once
 // all of its requests are done, each {id, ok, result} | {id, ok: false, error, code?} | {id, dropped: true}.
 // Requests sharing a key supersede older queued ones (only the newest runs). {cancel: id} in aborts that
 // request's signal; a request sent with progress: true may send {progress: {id, value}} messages before its
@@ -7,6 +7,7 @@
 import { loadLookback } from '../api/index.js';
 import { modelOps } from './model-ops.js';
 import { registerOps, runOp, transferables } from './ops.js';
+import { PROTOCOL_VERSION, versionMismatch } from '../protocol.js';
 import { trainOps } from './train-ops.js';
 
 registerOps(modelOps);
@@ -24,6 +25,10 @@ self.onmessage = (event) => {
     return;
   }
   const batch = event.data.batch;
+  if (event.data.version !== PROTOCOL_VERSION) {
+    self.postMessage({ results: batch.map((m) => ({ id: m.id, ok: false, ...versionMismatch(event.data.version) })) });
+    return;
+  }
   const reply = { results: [], left: batch.length, transfer: new Set() };
   for (const m of batch) {
     running.set(m.id, new AbortController());

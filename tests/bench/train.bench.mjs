@@ -1,7 +1,7 @@
 // The training rows of `npm run bench`: optimiser steps per second of the training widget's default model
 // (2 layers x 2 heads, width 64, attention only, 32 tokens, batch 16, the induction task) through lb.train in
 // WebAssembly (Node, one thread) and through the native tool lookback-live (one thread), medians over rounds
-// that alternate between the two. Not a test: it reports, never asserts. Run: node tests/bench/train.mjs [--rounds N]
+// that alternate between the two. Not a test: it reports, never asserts. Run: node tests/bench/train.bench.mjs [--rounds N]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

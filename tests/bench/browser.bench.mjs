@@ -6,7 +6,7 @@
 // scrolling to the first of them (the model not loaded yet) until it shows the model's numbers, and the
 // explorer's update after a keystroke and after a head change. And how long the training widget's default run takes
 // to grow an induction head.
-// Run: node tests/bench/browser.mjs [--runs N]
+// Run: node tests/bench/browser.bench.mjs [--runs N]
 import { launchBench } from './bench-browser.mjs';
 import { measureLearning } from './learn.mjs';
 
