@@ -23,7 +23,7 @@ for (const task of ['induction', 'previous']) {
     assert.deepEqual(before.shape, [2, 2, 24, 24]);
     assert.equal(before.attention.length, 2 * 2 * 24 * 24);
     assert.equal(before.probe.length, 24);
-    assert.equal(before.previous.length, 4);
+    assert.equal(before.previousTokenOnRandomTokens.length, 4);
     assert.equal(before.probe[0], 0);
     assert.match(String.fromCharCode(...before.probe.slice(1).map((id) => id - 2)), /^[A-Za-z0-5]+$/);
     const model = await run.run();

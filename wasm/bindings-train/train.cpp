@@ -91,7 +91,7 @@ val probe_js(double handle) {
     val o = val::object();
     o.set("ids", typed("Int32Array", p.ids));
     o.set("attention", to_js(p.attention));
-    o.set("previous", typed("Float64Array", p.previous));
+    o.set("previousTokenOnRandomTokens", typed("Float64Array", p.previous));
     o.set("induction", typed("Float64Array", p.induction));
     return o;
   });

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <string>
 
+#include "base/cli.hpp"
 #include "train_live/live_run.hpp"
 
 namespace {
@@ -31,6 +32,8 @@ const char* kHelp = R"(usage: lookback-live [options]
 Prints {"steps": [...], "loss": [...], "evals": [...], "steps_per_s": X} as one JSON line.
 )";
 
+const lookback::cli::Usage kUsage{"lookback-live", kHelp};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -39,41 +42,33 @@ int main(int argc, char** argv) {
   long steps = 200;
   int eval_every = 0;
   try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      auto next = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
-        return argv[++i];
-      };
-      if (a == "--help" || a == "-h") {
-        std::cout << kHelp;
-        return 0;
-      }
-      if (a == "--task") o.task = next();
-      else if (a == "--alphabet") o.alphabet = std::stoi(next());
+    lookback::cli::parse(kUsage, argc, argv, [&](const std::string& a, auto value) {
+      if (a == "--task") o.task = value();
+      else if (a == "--alphabet") o.alphabet = std::stoi(value());
       else if (a == "--repeat") {
-        const std::string v = next();
+        const std::string v = value();
         const auto colon = v.find(':');
         o.repeat_min = std::stoi(v.substr(0, colon));
         o.repeat_max = colon == std::string::npos ? o.repeat_min : std::stoi(v.substr(colon + 1));
       } else if (a == "--repeats-inside") o.distinct = false;
-      else if (a == "--layers") o.model.layers = std::stoi(next());
+      else if (a == "--layers") o.model.layers = std::stoi(value());
       else if (a == "--mlp") o.model.mlp = true;
       else if (a == "--no-qk-norm") o.model.qk_norm = false;
-      else if (a == "--qk-gain") o.model.qk_gain = std::stof(next());
-      else if (a == "--dim") o.model.dim = std::stoi(next());
-      else if (a == "--heads") o.model.heads = std::stoi(next());
-      else if (a == "--seq") o.model.seq_len = std::stoi(next());
-      else if (a == "--batch") o.batch = std::stoi(next());
-      else if (a == "--lr") o.lr = std::stof(next());
-      else if (a == "--warmup") o.warmup = std::stoi(next());
-      else if (a == "--beta2") o.beta2 = std::stof(next());
-      else if (a == "--wd") o.weight_decay = std::stof(next());
-      else if (a == "--steps") steps = std::stol(next());
-      else if (a == "--seed") o.seed = std::stoull(next());
-      else if (a == "--eval-every") eval_every = std::stoi(next());
-      else throw std::invalid_argument("unknown option " + a + " (see --help)");
-    }
+      else if (a == "--qk-gain") o.model.qk_gain = std::stof(value());
+      else if (a == "--dim") o.model.dim = std::stoi(value());
+      else if (a == "--heads") o.model.heads = std::stoi(value());
+      else if (a == "--seq") o.model.seq_len = std::stoi(value());
+      else if (a == "--batch") o.batch = std::stoi(value());
+      else if (a == "--lr") o.lr = std::stof(value());
+      else if (a == "--warmup") o.warmup = std::stoi(value());
+      else if (a == "--beta2") o.beta2 = std::stof(value());
+      else if (a == "--wd") o.weight_decay = std::stof(value());
+      else if (a == "--steps") steps = std::stol(value());
+      else if (a == "--seed") o.seed = std::stoull(value());
+      else if (a == "--eval-every") eval_every = std::stoi(value());
+      else return false;
+      return true;
+    });
     LiveRun run(o);
     std::string loss = "[", evals = "[";
     double train_s = 0;

@@ -154,7 +154,7 @@ ProbeView LiveRun::probe() const {
     acc.add_repeat(s.attention().data(), n);
   }
   const HeadScores h = acc.result();
-  v.previous = h.previous_random.score;
+  v.previous = h.previous_token_on_random_tokens.score;
   v.induction = h.induction.score;
   return v;
 }

@@ -200,7 +200,7 @@ export interface TrainEvaluation {
   attention?: Float32Array;
   shape: [number, number, number, number];
   /** [L·H] weight on the previous token, reading random tokens the first time */
-  previous: number[];
+  previousTokenOnRandomTokens: number[];
   /** [L·H] induction score on random tokens repeated */
   induction: number[];
 }

@@ -97,7 +97,7 @@ class Training {
     const r = {
       step: e.step, heldOut: e.heldOut, task: e.task, loss: this.#losses.at(-1) ?? null,
       probe: Array.from(p.ids), attention: p.attention, shape: [c.layers, c.heads, c.seqLen, c.seqLen],
-      previous: Array.from(p.previous), induction: Array.from(p.induction),
+      previousTokenOnRandomTokens: Array.from(p.previousTokenOnRandomTokens), induction: Array.from(p.induction),
     };
     this.#evaluations.push({ ...r, attention: undefined });
     return r;

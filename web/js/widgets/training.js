@@ -314,11 +314,11 @@ class Training extends LookbackWidget {
     q('.at').textContent = snap ? `step ${snap.step}` : '';
     if (!snap) return;
     this.drawHeads(snap, pal);
-    const n = snap.previous.length;
+    const n = snap.previousTokenOnRandomTokens.length;
     const H = snap.shape[1];
     q('.heads-legend').innerHTML = Array.from({ length: n }, (_, i) => `<span><i style="border-color:${HEAD_COLOURS[i % 8]}"></i>${Math.floor(i / H)}.${i % H} induction</span>
       <span><i class="dash" style="border-color:${HEAD_COLOURS[i % 8]}"></i>${Math.floor(i / H)}.${i % H} previous token</span>`).join('');
-    q('.scores-table tbody').innerHTML = snap.previous.map((p, i) => `<tr><th scope="row">layer ${Math.floor(i / H)}, head ${i % H}</th><td>${fmt(p)}</td><td>${fmt(snap.induction[i])}</td></tr>`).join('');
+    q('.scores-table tbody').innerHTML = snap.previousTokenOnRandomTokens.map((p, i) => `<tr><th scope="row">layer ${Math.floor(i / H)}, head ${i % H}</th><td>${fmt(p)}</td><td>${fmt(snap.induction[i])}</td></tr>`).join('');
     q('.probe').textContent = `probe (held out): ${snap.probe.map(tokenText).join(' ')}`;
     q('.summary').textContent = this.summaryText();
   }
@@ -346,9 +346,9 @@ class Training extends LookbackWidget {
     const x = (step) => pad + (W - pad - 10) * (step / this.total);
     const y = (v) => 10 + (Hh - pad) * (1 - v);
     axes(ctx, pal, W, Hh, pad, 1, this.total, 'score');
-    const n = this.snapshots[0]?.previous.length ?? 0;
+    const n = this.snapshots[0]?.previousTokenOnRandomTokens.length ?? 0;
     for (let i = 0; i < n; i++) {
-      line(ctx, this.snapshots.map((s) => [x(s.step), y(s.previous[i])]), HEAD_COLOURS[i % 8], 2, [10, 8]);
+      line(ctx, this.snapshots.map((s) => [x(s.step), y(s.previousTokenOnRandomTokens[i])]), HEAD_COLOURS[i % 8], 2, [10, 8]);
       line(ctx, this.snapshots.map((s) => [x(s.step), y(s.induction[i])]), HEAD_COLOURS[i % 8], 3);
     }
     if (snap) marker(ctx, x(snap.step), Hh - pad, pal);
@@ -373,7 +373,7 @@ class Training extends LookbackWidget {
       ctx.putImageData(img, 0, 0);
       const label = `layer ${Math.floor(i / H)}, head ${i % H}`;
       c.setAttribute('aria-label', `${label}: attention on the probe at step ${snap.step} (rows: queries, columns: keys)`);
-      fig.querySelector('figcaption').textContent = `${Math.floor(i / H)}.${i % H} prev ${fmt(snap.previous[i])} · ind ${fmt(snap.induction[i])}`;
+      fig.querySelector('figcaption').textContent = `${Math.floor(i / H)}.${i % H} prev ${fmt(snap.previousTokenOnRandomTokens[i])} · ind ${fmt(snap.induction[i])}`;
     });
   }
 
@@ -382,7 +382,7 @@ class Training extends LookbackWidget {
     const s = this.snapshots;
     if (!s.length) return null;
     const last = s.at(-1);
-    const bi = best(last.induction), bp = best(last.previous);
+    const bi = best(last.induction), bp = best(last.previousTokenOnRandomTokens);
     const firstAbove = (key, head, level) => s.find((x) => x[key][head] > level)?.step ?? null;
     let drop = { nats: 0, from: 0, to: 0 };
     for (let i = 1; i < s.length; i++) {
@@ -396,7 +396,7 @@ class Training extends LookbackWidget {
       taskLoss: { first: s[0].task, last: last.task, min: Math.min(...s.map((x) => x.task)) },
       heldOut: { first: s[0].heldOut, last: last.heldOut },
       induction: { head: name(bi), score: last.induction[bi], first: s[0].induction[bi], stepAbove05: firstAbove('induction', bi, 0.5) },
-      previous: { head: name(bp), score: last.previous[bp], first: s[0].previous[bp], stepAbove05: firstAbove('previous', bp, 0.5) },
+      previous: { head: name(bp), score: last.previousTokenOnRandomTokens[bp], first: s[0].previousTokenOnRandomTokens[bp], stepAbove05: firstAbove('previousTokenOnRandomTokens', bp, 0.5) },
       steepest: drop,
     };
   }
@@ -419,10 +419,10 @@ class Training extends LookbackWidget {
     return {
       json: { config, options: opts, summary: this.summary(), losses: this.losses,
         snapshots: this.snapshots.map(({ attention, ...s }) => s) },
-      csv: [['step', 'train_loss', 'held_out_loss', 'task_loss', ...(this.snapshots[0]?.previous.flatMap((_, i) => [`previous_${i}`, `induction_${i}`]) ?? [])],
+      csv: [['step', 'train_loss', 'held_out_loss', 'task_loss', ...(this.snapshots[0]?.previousTokenOnRandomTokens.flatMap((_, i) => [`previous_${i}`, `induction_${i}`]) ?? [])],
         ...this.losses.map((l, i) => {
           const s = this.snapshots.find((x) => x.step === i + 1);
-          return [i + 1, l, s?.heldOut ?? '', s?.task ?? '', ...(s ? s.previous.flatMap((p, k) => [p, s.induction[k]]) : [])];
+          return [i + 1, l, s?.heldOut ?? '', s?.task ?? '', ...(s ? s.previousTokenOnRandomTokens.flatMap((p, k) => [p, s.induction[k]]) : [])];
         })],
     };
   }
