@@ -74,6 +74,13 @@ TEST_CASE("window model errors say what is wrong") {
   CHECK_THROWS_WITH_AS(WindowModel(tiny.file.data(), tiny.file.size(), R"({"arch":"sprout"})"),
                        doctest::Contains("\"arch\" must be \"window\""), ModelError);
   CHECK_THROWS_WITH_AS(WindowModel(tiny.file.data(), tiny.file.size(), "{"), doctest::Contains("not valid JSON"), ModelError);
+  // a field of the wrong type is a ModelError too, not the JSON library's type_error (found by fuzzing)
+  CHECK_THROWS_WITH_AS(WindowModel(tiny.file.data(), tiny.file.size(), R"({"arch":5})"),
+                       doctest::Contains("\"arch\" must be a string"), ModelError);
+  std::string activation = CONFIG;
+  activation.replace(activation.find("\"gelu\""), 6, "[1]");
+  CHECK_THROWS_WITH_AS(WindowModel(tiny.file.data(), tiny.file.size(), activation),
+                       doctest::Contains("\"activation\" must be a string"), ModelError);
   std::string big = CONFIG;
   big.replace(big.find("\"vocab_size\":7"), 14, "\"vocab_size\":9");
   CHECK_THROWS_WITH_AS(WindowModel(tiny.file.data(), tiny.file.size(), big), doctest::Contains("wrong shape"), ModelError);

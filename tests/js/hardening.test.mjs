@@ -236,6 +236,8 @@ test('the window model gets the same checks: deep JSON, 64-bit sizes, surrogates
   const before = lb.heapBytes();
   for (let i = 0; i < 5; i++) for (const c of deepCases) await rejects(c(), /nested more than 64 levels deep/);
   assert.equal(lb.heapBytes(), before, 'failed loads freed everything they copied');
+  // a config field of the wrong type: the loader's own message, not the JSON library's
+  await rejects(loadWindow(WW, config.replace('"gelu"', '5')), /"activation" must be a string/);
   // safetensors sizes of 2^32 and more
   await rejects(loadWindow(rawEdit(WW, 'hidden.bias', 'shape', String(2 ** 32 + 384))), /shape size 4294967680 is larger than 2147483647/);
   const off = JSON.parse(new TextDecoder().decode(WW.subarray(8, 8 + Number(new DataView(WW.buffer, WW.byteOffset).getBigUint64(0, true)))))['hidden.bias'].data_offsets;

@@ -21,6 +21,14 @@ int field(const nlohmann::json& j, const char* name, int lo, int hi) {
   return int(v);
 }
 
+// A string field, or `fallback` when absent; ModelError when it is not a string (nlohmann's value() would throw
+// its own type_error).
+std::string text_field(const nlohmann::json& j, const char* name, const char* fallback) {
+  if (!j.contains(name)) return fallback;
+  if (!j[name].is_string()) model_error("window config.json: \"", name, "\" must be a string");
+  return j[name].get<std::string>();
+}
+
 std::vector<float> tensor(const std::uint8_t* bytes, const SafetensorsHeader& h, const std::string& name,
                           std::vector<std::int64_t> shape) {
   const SafetensorsEntry* e = h.find(name);
@@ -43,8 +51,8 @@ WindowModelConfig window_config_from_json(const std::string& text) {
   } catch (const std::exception& e) {
     model_error("window config.json is not valid JSON: ", e.what());
   }
-  if (!j.is_object() || j.value("arch", "") != "window") model_error("window config.json: \"arch\" must be \"window\"");
-  if (j.value("activation", "gelu") != "gelu") model_error("window config.json: only \"activation\": \"gelu\" is supported");
+  if (!j.is_object() || text_field(j, "arch", "") != "window") model_error("window config.json: \"arch\" must be \"window\"");
+  if (text_field(j, "activation", "gelu") != "gelu") model_error("window config.json: only \"activation\": \"gelu\" is supported");
   WindowModelConfig c;
   c.window = field(j, "window", 1, 64);
   c.embed_dim = field(j, "embed_dim", 1, 4096);
