@@ -6,7 +6,7 @@
 // page really defines. Not a parser of JavaScript in general.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { WIDGETS, widgetList } from './widget-list.mjs';
+import { WIDGETS, definitionsIn, widgetList } from './widget-list.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -30,7 +30,7 @@ function moduleOf(file) {
   const source = readFileSync(`${root}${WIDGETS}/${file}`, 'utf8');
   const declarations = [];
   const exports = [];
-  for (const [, tag, cls] of source.matchAll(/\bdefine\(\s*'(lookback-[a-z0-9-]+)'\s*,\s*([A-Za-z_$][\w$]*)\s*\)/g)) {
+  for (const { tag, cls } of definitionsIn(source)) {
     const body = source.slice(source.search(new RegExp(`class ${cls}\\b`)));
     const observed = body.match(/static observedAttributes\s*=\s*\[([^\]]*)\]/);
     const attributes = observed ? [...observed[1].matchAll(/'([^']+)'/g)].map((m) => ({ name: m[1], type: { text: 'string' } })) : [];

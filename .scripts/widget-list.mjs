@@ -7,9 +7,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const WIDGETS = 'web/js/widgets';
 
+// The elements a widget module defines, in source order: [{ tag: 'lookback-window', cls: 'WindowWidget' }].
+export function definitionsIn(source) {
+  return [...source.matchAll(/\bdefine\(\s*'(lookback-[a-z0-9-]+)'\s*,\s*([A-Za-z_$][\w$]*)\s*\)/g)]
+    .map((m) => ({ tag: m[1], cls: m[2] }));
+}
+
 // The tags a widget module defines, in source order.
 export function tagsDefinedIn(source) {
-  return [...source.matchAll(/\bdefine\(\s*'(lookback-[a-z0-9-]+)'\s*,/g)].map((m) => m[1]);
+  return definitionsIn(source).map((d) => d.tag);
 }
 
 // [{ file: 'window.js', tag: 'lookback-window' }, ...] in the order all.js imports them.

@@ -17,13 +17,13 @@ export function methodsOf(model) {
   }
   return [...names].sort();
 }
-const models = new Map();
+const models = new Map();  // handle -> { model, methods }: the methods found once, at load
 let nextHandle = 1;
 
 function byHandle(handle) {
-  const model = models.get(handle);
-  if (!model) throw new Error('this model was disposed (or never loaded)');
-  return model;
+  const entry = models.get(handle);
+  if (!entry) throw new Error('this model was disposed (or never loaded)');
+  return entry;
 }
 
 export const modelOps = {
@@ -31,13 +31,14 @@ export const modelOps = {
     const { signal, progress } = this;
     const model = await lb.loadModel(source, { ...opts, signal, onProgress: progress });
     const handle = nextHandle++;
-    models.set(handle, model);
-    return { handle, info: model.info, context: model.context, methods: methodsOf(model) };
+    const methods = methodsOf(model);
+    models.set(handle, { model, methods });
+    return { handle, info: model.info, context: model.context, methods };
   },
 
   async modelStream(lb, handle, prompt, opts) {
     const { signal, progress } = this;
-    const model = byHandle(handle);
+    const { model } = byHandle(handle);
     if (typeof model.stream !== 'function') throw new Error('worker: this model has no method "stream"');
     const tokens = model.stream(prompt, { ...opts, signal });
     for (;;) {
@@ -49,7 +50,7 @@ export const modelOps = {
 
   modelCall(lb, handle, method, args = []) {
     if (method === 'dispose') {
-      models.get(handle)?.dispose();
+      models.get(handle)?.model.dispose();
       models.delete(handle);
       return null;
     }
@@ -57,8 +58,8 @@ export const modelOps = {
     if (typeof method !== 'string' || method in Object.prototype || method.startsWith('_')) {
       throw new Error(`worker: a model has no method "${method}"`);
     }
-    const model = byHandle(handle);
-    if (!methodsOf(model).includes(method)) throw new Error(`worker: this model has no method "${method}"`);
+    const { model, methods } = byHandle(handle);
+    if (!methods.includes(method)) throw new Error(`worker: this model has no method "${method}"`);
     return model[method](...args);
   },
 };

@@ -6,9 +6,12 @@
 // through model-ops.js by handle; a Weight stays a local-only API object.
 const LIVE_RESULTS = new Set(['loadModel', 'weight']);
 
+const opsOf = new WeakMap();  // API object -> its operations (the object is frozen: found once)
+
 // The API functions a page may call through the worker, by name.
 export function coreOps(lb) {
-  return Object.keys(lb).filter((name) => typeof lb[name] === 'function' && !LIVE_RESULTS.has(name));
+  if (!opsOf.has(lb)) opsOf.set(lb, Object.keys(lb).filter((name) => typeof lb[name] === 'function' && !LIVE_RESULTS.has(name)));
+  return opsOf.get(lb);
 }
 
 const extraOps = new Map();
