@@ -70,7 +70,7 @@ if (!webOnly) {
 }
 if (!nativeOnly) {
   run('emcmake', ['cmake', '-S', '.', '-B', '.build/wasm', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
-  run('cmake', ['--build', '.build/wasm', '-j', jobs, ...(webOnly ? ['--target', 'lookback_module'] : [])]);
+  run('cmake', ['--build', '.build/wasm', '-j', jobs, ...(webOnly ? ['--target', 'lookback_module', '--target', 'lookback_train_module'] : [])]);
   copyVendor();
   copyHighlighter();
   copyShownSources();

@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const NEEDED = ['web/build/lookback-core.mjs', 'web/build/lookback-core.wasm', 'web/vendor/katex/katex.mjs', 'web/models/sprout/model.safetensors'];
+const NEEDED = ['web/build/lookback-core.mjs', 'web/build/lookback-core.wasm', 'web/build/lookback-train.mjs', 'web/build/lookback-train.wasm',
+  'web/vendor/katex/katex.mjs', 'web/models/sprout/model.safetensors'];
 const missing = () => NEEDED.filter((f) => !existsSync(`${root}${f}`));
 
 function run(cmd, args) {

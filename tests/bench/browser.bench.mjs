@@ -4,27 +4,16 @@
 // the widget's display has been updated with the core's answer), how long input waits while the next-token
 // widget generates, and the bytes transferred for the page without the model. The model widgets: time from
 // scrolling to the first of them (the model not loaded yet) until it shows the model's numbers, and the
-// explorer's update after a keystroke and after a head change.
+// explorer's update after a keystroke and after a head change. And how long the training widget's default run takes
+// to grow an induction head.
 // Run: node tests/bench/browser.bench.mjs [--runs N]
-import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer } from '../../.scripts/serve.mjs';
+import { launchBench } from './bench-browser.mjs';
+import { measureLearning } from './learn.mjs';
 
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 const TARGETS = { interactive: 1500, update: 16, block: 50, transfer: 1.5e6, model: 2000, explorer: 50 };
 
-const { server, url } = await startServer({ port: 0 });
-const profile = mkdtempSync(join(tmpdir(), 'lookback-bench-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
-  viewport: { width: 1280, height: 900 },
-});
-const local = /^(https?):\/\/127\.0\.0\.1(:\d+)?\//;
-await context.route('**/*', (r) => (local.test(r.request().url()) ? r.continue() : r.abort('blockedbyclient')));
+const { context, url, close } = await launchBench();
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -229,7 +218,10 @@ await ex.waitForTimeout(100);
 rows.push(['explorer update after a head or layer change (ms)', stats(await measures(ex, 'lookback:update:lookback-explorer')), TARGETS.explorer]);
 await ex.close();
 
-// 7. bytes transferred (response bodies and headers), without web/models/
+// 7. watch a head learn: the training widget's default run, from the press of Train (tests/bench/learn.mjs)
+const learning = await measureLearning(context, url, 3);
+
+// 8. bytes transferred (response bodies and headers), without web/models/
 const chapterBytes = await bytesFor(url, true);
 const embedBytes = await bytesFor(`${url}embed.html`, true);
 
@@ -240,12 +232,11 @@ for (const [name, s, target, judged = 'median'] of rows) {
   console.log(`${name.padEnd(58)} ${String(s.n).padStart(4)} ${ms(s.median)} ${ms(s.p95)} ${ms(s.max)}  < ${target} ${s[judged] < target ? 'met' : 'MISSED'} (${judged})`);
 }
 console.log(genNote);
+console.log(learning.lines.join('\n'));
 for (const [name, r] of [['chapter (index.html), scrolled to the end', chapterBytes], ['embed.html, scrolled to the end', embedBytes]]) {
   const mb = (r.total / 1e6).toFixed(3);
   console.log(`${`transfer, ${name} (MB)`.padEnd(58)} ${String(r.count).padStart(4)} ${mb.padStart(7)}${''.padStart(16)}  < 1.5 ${r.total < TARGETS.transfer ? 'met' : 'MISSED'}`);
   console.log(`${''.padEnd(60)}largest: ${r.biggest.join(', ')}`);
 }
 
-await context.close();
-server.close();
-rmSync(profile, { recursive: true, force: true });
+await close();

@@ -35,7 +35,8 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('the tarball holds what users need and no sources, tests or scripts', () => {
   const files = packed.files.map((f) => f.path);
   for (const need of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'custom-elements.json',
-    'web/build/lookback-core.mjs', 'web/build/lookback-core.wasm', 'web/vendor/katex/katex.mjs', 'web/lookback.js', 'web/lookback.d.ts',
+    'web/build/lookback-core.mjs', 'web/build/lookback-core.wasm', 'web/build/lookback-train.mjs', 'web/build/lookback-train.wasm',
+    'web/vendor/katex/katex.mjs', 'web/lookback.js', 'web/lookback.d.ts',
     'web/models/sprout/model.safetensors', 'web/models/sprout/card.json', 'web/js/api/index.d.ts',
     'web/js/api/node.js', 'web/js/worker/worker.js', 'web/js/worker/remote-model.js', 'web/js/cli/lookback.mjs',
     'web/index.html', 'web/embed.html']) {

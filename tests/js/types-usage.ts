@@ -25,7 +25,13 @@ async function main(): Promise<number> {
   // @ts-expect-error: a window model has no forward pass with attention
   win.forward('Mia');
   win.dispose();
-  return p + out.length + b.length + c.length + w.emptyRows + lb.dot(q, q) + lb.simdWidth() + lb.heapBytes()
+  const run = await lb.train({ layers: 2, mlp: false }, { task: 'induction', steps: 100, onStep: (x) => x.loss });
+  const e = run.evaluate();
+  const trained = await run.run();
+  const ind: number = e.induction[0] + e.previousTokenOnRandomTokens[0] + e.task + trained.context + run.step(2)[0];
+  // @ts-expect-error: no such task
+  lb.train({}, { task: 'sorting' });
+  return ind + p + out.length + b.length + c.length + w.emptyRows + lb.dot(q, q) + lb.simdWidth() + lb.heapBytes()
     + lb.paddingMask(1, 2, 1).length + f.shape.T + best;
 }
 main();

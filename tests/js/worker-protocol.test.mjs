@@ -30,13 +30,14 @@ test('the worker offers every API function that answers plain data, by its own n
   for (const name of ['attention', 'attentionRow', 'softmax', 'scores', 'blend', 'gemm', 'dot', 'causalMask', 'randomWeights']) {
     assert.ok(ops.includes(name), name);
   }
-  assert.ok(!ops.includes('loadModel') && !ops.includes('weight'), 'live objects go through handles, not by name');
+  for (const live of ['loadModel', 'weight', 'train']) assert.ok(!ops.includes(live), `${live}: live objects go through handles, not by name`);
   assert.deepEqual(ops.filter((n) => typeof lb[n] !== 'function'), []);
 });
 
 test('runOp calls the API function of that name, and refuses names the API lacks', async () => {
   assert.deepEqual(Array.from((await runOp(lb, 'softmax', [[0, 0]])).weights), [0.5, 0.5]);
   await assert.rejects(async () => runOp(lb, 'weight', [[1], { K: 1, N: 1 }]), /unknown operation "weight"/);
+  await assert.rejects(async () => runOp(lb, 'train', [{}, {}]), /unknown operation "train"/);
   await assert.rejects(async () => runOp(lb, 'toString', []), /unknown operation "toString"/);
 });
 

@@ -120,6 +120,11 @@ export interface Lookback {
    * config.json (text or object), for tests, demos and benchmarks
    */
   randomWeights(config: string | ModelConfig, options?: { seed?: number; f16?: boolean; format?: 'safetensors' | 'llama2c' }): Uint8Array;
+  /**
+   * A live training run of a small Sprout-family model on a generated task, in the training module (loaded on
+   * the first call). Step it with step(n), or run() it in chunks that yield to the event loop.
+   */
+  train(config?: TrainConfig, options?: TrainOptions): Promise<Training>;
 }
 
 /** A resident weight matrix (web/js/api/weight.js): gemm copies only a in and C out. */
@@ -129,6 +134,95 @@ export interface Weight {
   /** a [M,K] times the matrix -> [M,N] */
   gemm(a: Floats, options: { M: number }): Float32Array;
   /** frees the module's copy now (also freed when garbage-collected) */
+  dispose(): void;
+}
+
+// ---- live training (web/js/api/train.js) ----
+
+/** The model trained: byte-level vocabulary (258), heads of width dim / heads, context seqLen. */
+export interface TrainConfig {
+  /** 1 to 4 (default 2) */
+  layers?: number;
+  /** SwiGLU MLPs of width 4·dim (default false: attention only) */
+  mlp?: boolean;
+  /** d_model, 8 to 256, a multiple of 2·heads (default 64) */
+  dim?: number;
+  /** heads per layer, 1 to 8 (default 2) */
+  heads?: number;
+  /** tokens per row, 13 to 128 (default 32) */
+  seqLen?: number;
+}
+
+export type TrainTask = 'induction' | 'previous' | 'corpus';
+
+export interface TrainStep { step: number; loss: number; evaluation?: TrainEvaluation }
+
+export interface TrainOptions {
+  /** induction: random tokens, then the same tokens again; previous: triples (a, b, a); corpus: Sprout stories as bytes */
+  task?: TrainTask;
+  /** distinct random tokens of the induction and previous tasks, 2 to 256 (default 188: every visible byte) */
+  alphabet?: number;
+  /** induction: the first copy's shortest and longest length (0, the default: T/2 - 3T/16 and T/2) */
+  repeatMin?: number;
+  repeatMax?: number;
+  /** where run() stops (default 1000) */
+  steps?: number;
+  /** rows per step (default 16) */
+  batch?: number;
+  /** Adam's learning rate after the warm-up, then constant (default 0.003) */
+  lr?: number;
+  /** steps of linear warm-up (default 50) */
+  warmup?: number;
+  seed?: number;
+  /** held-out rows for the losses (default 32) */
+  heldOut?: number;
+  /** random repeated sequences the head scores average over (default 4) */
+  probes?: number;
+  /** called by run() after each chunk */
+  onStep?: ((s: TrainStep) => void) | null;
+  /** run() evaluates every evalEvery steps (0: never; default 50) */
+  evalEvery?: number;
+  /** steps per chunk in run() (default 10) */
+  chunk?: number;
+}
+
+export interface TrainEvaluation {
+  step: number;
+  /** mean loss per target on held-out rows, nats */
+  heldOut: number;
+  /** the same on the task's own targets (the repeated half, the copies; every target for corpus) */
+  task: number;
+  /** the last step's training loss (null before the first step) */
+  loss: number | null;
+  /** the probe: the task's first held-out row, T ids */
+  probe: number[];
+  /** [L,H,T,T] every head's attention on the probe (absent in Training.evaluations) */
+  attention?: Float32Array;
+  shape: [number, number, number, number];
+  /** [L·H] weight on the previous token, reading random tokens the first time */
+  previousTokenOnRandomTokens: number[];
+  /** [L·H] induction score on random tokens repeated */
+  induction: number[];
+}
+
+export interface Training {
+  readonly info: { config: Required<TrainConfig>; options: Omit<Required<TrainOptions>, 'onStep'>; parameters: number };
+  readonly steps: number;
+  /** every step's training loss */
+  readonly losses: Float64Array;
+  readonly evaluations: TrainEvaluation[];
+  readonly running: boolean;
+  /** n steps now (blocking); their losses */
+  step(n?: number): Float64Array;
+  evaluate(): TrainEvaluation;
+  /** the current weights as files loadModel reads */
+  bundle(): { weights: Uint8Array; config: string; tokenizer: string };
+  /** a Model of the current weights */
+  model(): Promise<Model>;
+  /** trains to options.steps (or until) in chunks; resolves to the Model it stopped at */
+  run(options?: { until?: number }): Promise<Model>;
+  /** stops run() after the chunk in progress */
+  pause(): void;
   dispose(): void;
 }
 

@@ -6,6 +6,7 @@ import { CODES, coded } from './errors.js';
 import { IN_NODE, readBytes } from './files.js';
 import { modelApi } from './model.js';
 import { f32, NUMBER, numberArg, options, REQUIRED, scaleFor, u8 } from './options.js';
+import { trainApi } from './train.js';
 import { weightApi } from './weight.js';
 
 const loaded = new Map();  // base URL -> the promise of its API, shared by later calls
@@ -42,9 +43,10 @@ function missingCoreAdvice(url) {
   return 'build it with `npm run build`';
 }
 
-async function instantiate(base, { wasmBinary, wasmUrl }) {
-  const moduleUrl = new URL('build/lookback-core.mjs', base);
-  const wasmLocation = wasmUrl ? new URL(wasmUrl, moduleUrl) : new URL('build/lookback-core.wasm', base);
+// One of the two WebAssembly modules in build/: lookback-core (always) or lookback-train (on first training).
+async function instantiate(base, { wasmBinary, wasmUrl } = {}, name = 'lookback-core') {
+  const moduleUrl = new URL(`build/${name}.mjs`, base);
+  const wasmLocation = wasmUrl ? new URL(wasmUrl, moduleUrl) : new URL(`build/${name}.wasm`, base);
   let create;
   try {
     ({ default: create } = await import(/* @vite-ignore */ moduleUrl.href));
@@ -153,5 +155,12 @@ function makeApi(M, base) {
     ...weightApi(M),
     ...modelApi(M, base),
   };
+  // the training module loads on the first lb.train call, once per realm
+  let trainModule = null;
+  const loadTrain = () => (trainModule ??= instantiate(base, {}, 'lookback-train').catch((e) => {
+    trainModule = null;
+    throw e;
+  }));
+  Object.assign(api, trainApi(loadTrain, api));
   return Object.freeze(api);
 }

@@ -18,3 +18,4 @@ import './explorer.js';
 import './heads-grid.js';
 import './induction.js';
 import './habits.js';
+import './training.js';

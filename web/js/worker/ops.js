@@ -2,9 +2,10 @@
 // function needs no edit here), plus the tables registered by registerOps (the model's, model-ops.js).
 // Not the API itself (web/js/api) and not the message loop (worker.js).
 
-// API functions that answer live objects (a Model, a Weight), which cannot cross to the page: models go
-// through model-ops.js by handle; a Weight stays a local-only API object.
-const LIVE_RESULTS = new Set(['loadModel', 'weight']);
+// API functions that answer live objects (a Model, a Weight, a training run), which cannot cross to the page:
+// models go through model-ops.js by handle, training runs through train-ops.js by handle; a Weight stays a
+// local-only API object.
+const LIVE_RESULTS = new Set(['loadModel', 'weight', 'train']);
 
 const opsOf = new WeakMap();  // API object -> its operations (the object is frozen: found once)
 

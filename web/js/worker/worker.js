@@ -8,8 +8,10 @@ import { loadLookback } from '../api/index.js';
 import { modelOps } from './model-ops.js';
 import { registerOps, runOp, transferables } from './ops.js';
 import { PROTOCOL_VERSION, versionMismatch } from '../protocol.js';
+import { trainOps } from './train-ops.js';
 
 registerOps(modelOps);
+registerOps(trainOps);
 
 const ready = loadLookback();
 const queue = [];
