@@ -20,7 +20,7 @@ Slot slot_of(const std::string& name) {
       {"Xn", Slot::kXn}, {"Xo", Slot::kXo}, {"Xp", Slot::kXp}, {"SX", Slot::kSX}, {"THEY", Slot::kThey},
       {"KID", Slot::kKid}, {"XKID", Slot::kXKid}, {"PAR", Slot::kParent}, {"O", Slot::kO},
       {"aO", Slot::kaO}, {"AO", Slot::kAO}, {"aAO", Slot::kaAO}, {"OA", Slot::kOA}, {"OU", Slot::kOUse},
-      {"OUI", Slot::kOUseBase}, {"OUP", Slot::kOUsePresent}, {"aK", Slot::kaK}, {"aK2", Slot::kaK2}, {"K", Slot::kK}, {"KU", Slot::kKUse},
+      {"OUI", Slot::kOUseBase}, {"aK", Slot::kaK}, {"aK2", Slot::kaK2}, {"K", Slot::kK}, {"KU", Slot::kKUse},
       {"D", Slot::kD}, {"aD", Slot::kaD},
       {"AD", Slot::kAD}, {"aAD", Slot::kaAD}, {"PL", Slot::kPlace}, {"PLc", Slot::kPlaceNow},
       {"C", Slot::kC}, {"CK", Slot::kCK}, {"aCA", Slot::kaCA}, {"CM", Slot::kCM}, {"CV", Slot::kCV},
@@ -62,7 +62,7 @@ Compiled compile(const char* text) {
       c.needs_distractor = true;
     if (seg.slot == Slot::kaK || seg.slot == Slot::kK || seg.slot == Slot::kKUse) c.needs_clutter = std::max(c.needs_clutter, 1);
     if (seg.slot == Slot::kaK2) c.needs_clutter = 2;
-    if (seg.slot == Slot::kOUse || seg.slot == Slot::kOUseBase || seg.slot == Slot::kOUsePresent) c.typed_use = true;
+    if (seg.slot == Slot::kOUse || seg.slot == Slot::kOUseBase) c.typed_use = true;
     c.segs.push_back(std::move(seg));
     i = close + 1;
   }
@@ -105,7 +105,7 @@ void build_lexicon(Library& lib) {
   for (const char* w : {"a", "an", "and", "she", "he", "her", "him", "his", "they", "girl", "boy", "s"})
     add_words(lib, w);
   for (const Kind& k : kinds()) {
-    for (const Use& u : k.uses) { add_words(lib, u.past); add_words(lib, u.base); add_words(lib, present_tense(u.base)); }
+    for (const Use& u : k.uses) { add_words(lib, u.past); add_words(lib, u.base); }
     for (const char* w : k.adjectives) add_words(lib, w);
     if (k.measure) add_words(lib, k.measure);
   }
@@ -155,20 +155,6 @@ const Library& library() {
 bool starts_with_vowel(std::string_view w) {
   return !w.empty() && std::string_view("aeiouAEIOU").find(w[0]) != std::string_view::npos;
 }
-std::string present_tense(const std::string& base) {
-  const size_t end = std::min(base.find(' '), base.size());
-  std::string verb = base.substr(0, end);
-  const auto ends = [&](const char* tail) {
-    const std::string t(tail);
-    return verb.size() >= t.size() && verb.compare(verb.size() - t.size(), t.size(), t) == 0;
-  };
-  const bool consonant_y = verb.size() >= 2 && verb.back() == 'y' && std::string("aeiou").find(verb[verb.size() - 2]) == std::string::npos;
-  if (consonant_y) verb = verb.substr(0, verb.size() - 1) + "ies";
-  else if (ends("s") || ends("sh") || ends("ch") || ends("x") || ends("z") || ends("o")) verb += "es";
-  else verb += "s";
-  return verb + base.substr(end);
-}
-
 std::string with_article(const std::string& phrase) { return (starts_with_vowel(phrase) ? "an " : "a ") + phrase; }
 
 std::string made_up_name(Rng& rng, Split split) {

@@ -15,7 +15,7 @@ namespace lookback::corpus::detail {
 
 enum class Slot {
   kLiteral, kS, kSn, kSo, kSp, kX, kXn, kXo, kXp, kSX, kThey, kKid, kXKid, kParent,
-  kO, kaO, kAO, kaAO, kOA, kOUse, kOUseBase, kOUsePresent, kD, kaD, kAD, kaAD, kaK, kaK2, kK, kKUse, kPlace, kPlaceNow,
+  kO, kaO, kAO, kaAO, kOA, kOUse, kOUseBase, kD, kaD, kAD, kaAD, kaK, kaK2, kK, kKUse, kPlace, kPlaceNow,
   kC, kCK, kaCA, kCM, kCV, kCT, kSHabit, kXHabit, kSong, kAct, kAct2, kActBase, kLine, kExclaim, kQuestion, kList
 };
 
@@ -29,7 +29,7 @@ struct Compiled {
   std::vector<Segment> segs;
   bool needs_friend = false, needs_creature = false, needs_object = false, needs_distractor = false;
   int needs_clutter = 0;  // other things it names ({aK}: 1, {aK2}: 2)
-  bool typed_use = false;  // a use of the object ({OU}, {OUI}, {OUP}): the cue names its kind
+  bool typed_use = false;  // a use of the object ({OU}, {OUI}): the cue names its kind
   bool owner_before_object = false;  // the owner is named or pronouned before {O}
 };
 
@@ -46,7 +46,6 @@ const Library& library();
 std::string lower(std::string_view s);
 bool starts_with_vowel(std::string_view w);
 std::string with_article(const std::string& phrase);  // "an owl", "a red kite"
-std::string present_tense(const std::string& base);  // "put on" -> "puts on", "fly" -> "flies", "wash" -> "washes"
 
 // Estimate of the BPE token count of `text`, independent of any trained tokenizer (see the definition).
 int estimate_tokens(std::string_view text);

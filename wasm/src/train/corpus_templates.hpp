@@ -18,8 +18,8 @@ struct TemplateDef {
 
 // Slots: {S} subject (name or he/she), {Sn} name, {So} him/her, {Sp} his/her; {X..} the other
 // child the same way; {SX} "Mia and Tom"; {THEY}; {KID}/{XKID} girl/boy; {PAR} "her mom";
-// {O} object, {aO} "a doll", {AO} "red doll", {aAO}; {OA} its adjective alone; {OU}/{OUI}/{OUP} a use of it
-// ("hugged"/"hug"/"hugs"); {D..} the friend's object likewise; {aK}/{aK2} other things lying about ("a spoon"),
+// {O} object, {aO} "a doll", {AO} "red doll", {aAO}; {OA} its adjective alone; {OU}/{OUI} a use of it
+// ("hugged"/"hug"); {D..} the friend's object likewise; {aK}/{aK2} other things lying about ("a spoon"),
 // {K}/{KU} one of them and its use;
 // {PL} a new place, {PLc} the current place; {C} made-up name, {CK} kind, {aCA} "a small",
 // {CM} arrival, {CV} action, {CT} trait; {ACT}/{ACT2} activity (past), {ACTI} (base form);
@@ -251,12 +251,6 @@ inline const TemplateDef kTemplates[] = {
     {kObjectAgain, "{S} wiped the {O} with {Sp} sleeve."},
     {kObjectAgain, "{S} held the {OA} thing close."},
     {kObjectAgain, "{S} looked at the {OA} thing again."},
-    {kObjectAgain, "{S} held it close."},
-    {kObjectAgain, "{S} kept it with {So} all day."},
-    {kObjectAgain, "It was {OA}, and {S} liked it a lot."},
-    {kObjectAgain, "{S} put it down by {Sp} feet."},
-    {kObjectAgain, "{S} did not want to lose it."},
-    {kObjectAgain, "{Xn} wanted to see it too."},
     // the creature's song: made-up words sung once, then sung again later word for word
     {kSong, "{C} sang a funny song: \"{SONG}.\""},
     {kSong, "The {CK} knew some magic words: \"{SONG}.\""},
@@ -359,12 +353,6 @@ inline const TemplateDef kTemplates[] = {
     {kRecall, "{S} ran over and {OU} the {O}."},
     {kRecall, "With a big smile, {S} {OU} {Sp} {O}."},
     {kRecall, "{S} did not wait, and {S} {OU} the {O}."},
-    {kRecall, "Now {S} {OUP} the {O}."},
-    {kRecall, "Every day, {S} {OUP} {Sp} {O}."},
-    {kRecall, "{Sn} smiles and {OUP} {Sp} {O}."},
-    {kRecall, "Then {S} {OUP} the {O} again."},
-    {kRecall, "Look, {Sn} {OUP} the {O}!"},
-    {kRecall, "{S} gave {Xn} the {O}, and {X} {OU} it."},
     // endings
     {kEnding, "It was a {GOOD} day."},
     {kEnding, "The end."},

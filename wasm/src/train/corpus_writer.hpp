@@ -97,7 +97,6 @@ class StoryWriter {
       case Slot::kOA: out += object_adj; break;
       case Slot::kOUse: out += rng_.pick(kinds()[object_kind].uses).past; break;
       case Slot::kOUseBase: out += rng_.pick(kinds()[object_kind].uses).base; break;
-      case Slot::kOUsePresent: out += present_tense(rng_.pick(kinds()[object_kind].uses).base); break;
       case Slot::kD: out += distractor; break;
       case Slot::kaD: out += a_phrase(distractor_kind, "", distractor) + distractor; break;
       case Slot::kAD: out += distractor_adj + " " + distractor; break;
