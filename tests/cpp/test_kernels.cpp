@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "lookback/kernels.hpp"
+#include "lookback/scan.hpp"
 #include "test_util.hpp"
 
 using namespace lookback;
@@ -66,6 +67,35 @@ TEST_CASE("dot matches its reference around the vector width") {
     CHECK(dot(a.data(), b.data(), n) == doctest::Approx(dot_ref(a.data(), b.data(), n)).epsilon(1e-5));
   }
   CHECK(dot(nullptr, nullptr, 0) == 0.0f);
+}
+
+TEST_CASE("the argument scans match their references around the vector width, wherever a bad value sits") {
+  Rng rng(21);
+  const float PINF = std::numeric_limits<float>::infinity(), NAN_ = std::numeric_limits<float>::quiet_NaN();
+  auto sizes = sizes_around(W());
+  for (int n : sizes_around(4 * W())) sizes.push_back(n);  // the scan checks blocks of 4 vectors
+  for (int n : sizes) {
+    auto x = rng.vec(n, -3.0f, 3.0f);
+    CHECK(first_nonfinite(x.data(), n, false) == std::size_t(n));
+    CHECK(max_abs_finite(x.data(), n) == max_abs_finite_ref(x.data(), n));
+    for (int at : {0, n / 2, n - 1}) {
+      if (at < 0 || at >= n) continue;
+      for (float bad : {NAN_, PINF, NINF, 3.0e38f, -3.0e38f}) {
+        auto y = x;
+        y[at] = bad;
+        if (n > 1) y[(at + 1) % n] = NINF;  // a second bad value elsewhere: the first index must win
+        INFO("n=" << n << " at=" << at << " bad=" << bad);
+        for (bool allow : {false, true})
+          CHECK(first_nonfinite(y.data(), n, allow) == first_nonfinite_ref(y.data(), n, allow));
+        CHECK(max_abs_finite(y.data(), n) == max_abs_finite_ref(y.data(), n));
+      }
+    }
+  }
+  const float all_bad[] = {NAN_, PINF, NINF};
+  CHECK(max_abs_finite(all_bad, 3) == 0.0f);
+  CHECK(first_nonfinite(all_bad, 3, true) == 0);
+  CHECK(first_nonfinite(nullptr, 0, false) == 0);
+  CHECK(max_abs_finite(nullptr, 0) == 0.0f);
 }
 
 TEST_CASE("softmax_rows matches its reference, including logits near 100 and -inf") {

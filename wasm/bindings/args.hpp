@@ -120,12 +120,11 @@ inline void floats_into(std::vector<float>& v, const char* fn, const char* name,
   v.resize(n);
   if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", arr);
   if (rule == Values::any) return;
-  for (std::size_t i = 0; i < n; ++i) {
-    const float x = v[i];
-    if (std::isfinite(x) || (rule == Values::finite_or_minus_inf && x == -INFINITY)) continue;
-    fail(fn, ": ", name, "[", i, "] is ", std::isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity", "; expected ",
-         rule == Values::finite ? "finite values" : "finite values or -Infinity");
-  }
+  const std::size_t i = lookback::first_nonfinite(v.data(), n, rule == Values::finite_or_minus_inf);
+  if (i == n) return;
+  const float x = v[i];
+  fail(fn, ": ", name, "[", i, "] is ", std::isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity", "; expected ",
+       rule == Values::finite ? "finite values" : "finite values or -Infinity");
 }
 
 inline std::vector<float> floats(const char* fn, const char* name, const val& arr, std::size_t n,

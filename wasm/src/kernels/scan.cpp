@@ -1,0 +1,70 @@
+// Vectorised scans of one float array for the argument checks: the largest finite magnitude, and the first
+// value outside a rule (NaN, +Inf, and -Inf unless allowed). One pass each at SIMD width, where a scalar loop
+// with a branch per float cost as much as the attention it guarded at small sizes. Not here: the checks'
+// messages or limits (wasm/bindings/args.hpp, lookback/float_limits.hpp).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernels/simd.hpp"
+#include "lookback/scan.hpp"
+
+namespace lookback {
+
+float max_abs_finite(const float* x, std::size_t n) {
+  using simd::batch;
+  using simd::W;
+  const batch inf(std::numeric_limits<float>::infinity()), zero(0.0f);
+  batch m0(0.0f), m1(0.0f);
+  std::size_t i = 0;
+  // |x| < inf is false for ±Inf and NaN, so those lanes contribute 0.
+  for (; i + 2 * W <= n; i += 2 * W) {
+    const batch a0 = xsimd::abs(simd::load(x + i)), a1 = xsimd::abs(simd::load(x + i + W));
+    m0 = xsimd::max(m0, xsimd::select(a0 < inf, a0, zero));
+    m1 = xsimd::max(m1, xsimd::select(a1 < inf, a1, zero));
+  }
+  for (; i + W <= n; i += W) {
+    const batch a = xsimd::abs(simd::load(x + i));
+    m0 = xsimd::max(m0, xsimd::select(a < inf, a, zero));
+  }
+  alignas(64) float lanes[W];
+  simd::store(lanes, xsimd::max(m0, m1));
+  float m = 0;
+  for (int l = 0; l < W; ++l) m = std::max(m, lanes[l]);
+  for (; i < n; ++i)
+    if (std::isfinite(x[i])) m = std::max(m, std::fabs(x[i]));
+  return m;
+}
+
+float max_abs_finite_ref(const float* x, std::size_t n) {
+  float m = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::isfinite(x[i])) m = std::max(m, std::fabs(x[i]));
+  return m;
+}
+
+std::size_t first_nonfinite(const float* x, std::size_t n, bool allow_minus_inf) {
+  using simd::batch;
+  using simd::W;
+  const batch inf(std::numeric_limits<float>::infinity()), minus_inf(-std::numeric_limits<float>::infinity());
+  std::size_t i = 0;
+  // A block of 4W at a time: all finite (|x| < inf) or allowed -Inf, else the scalar twin finds the index.
+  for (; i + 4 * W <= n; i += 4 * W) {
+    auto ok = [&](const batch& v) {
+      const auto fine = xsimd::abs(v) < inf;
+      return allow_minus_inf ? (fine | (v == minus_inf)) : fine;
+    };
+    const auto all = ok(simd::load(x + i)) & ok(simd::load(x + i + W)) & ok(simd::load(x + i + 2 * W)) &
+                     ok(simd::load(x + i + 3 * W));
+    if (!xsimd::all(all)) return i + first_nonfinite_ref(x + i, 4 * W, allow_minus_inf);
+  }
+  return i + first_nonfinite_ref(x + i, n - i, allow_minus_inf);
+}
+
+std::size_t first_nonfinite_ref(const float* x, std::size_t n, bool allow_minus_inf) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(x[i]) && !(allow_minus_inf && x[i] == -std::numeric_limits<float>::infinity())) return i;
+  return n;
+}
+
+}  // namespace lookback
