@@ -36,7 +36,8 @@ test('the training widget trains, pauses, resumes, steps and resets', T, async (
   await until(() => steps(el), (n) => n >= 40, 'training to pass 40 steps', 60000);
   await play.click();
   assert.equal(await play.textContent(), 'Resume');
-  const paused = await until(async () => [await steps(el), await el.evaluate((w) => w._looping)], ([, busy]) => !busy, 'the chunk in flight to end', 60000);
+  // steps and the loop's state read together: a chunk landing between two reads would make a stale count
+  const paused = await until(() => el.evaluate((w) => [w.steps, w._looping]), ([, busy]) => !busy, 'the chunk in flight to end', 60000);
   await page.waitForTimeout(500);
   assert.equal(await steps(el), paused[0], 'no steps while paused');
   await play.click();
@@ -65,6 +66,9 @@ test('the training widget trains, pauses, resumes, steps and resets', T, async (
 test('the training widget exports its curve and a model that loads back with the same logits', T, async () => {
   const { page } = b;
   const el = await ready(page, 'lookback-training');
+  // a fresh run, whatever the test before left
+  await el.locator('button[name=reset]').click();
+  await until(() => el.evaluate((w) => [w.steps, w.snapshots.length, w._looping]), ([s, n, busy]) => s === 0 && n === 1 && !busy, 'a fresh run', 30000);
   await el.locator('button[name=step]').click();
   await until(() => steps(el), (n) => n >= 20, 'twenty steps', 60000);
   const { png, json, csv } = await exportsOf(page, 'lookback-training', 0, 'training');
