@@ -17,7 +17,7 @@ constexpr double kMinTemperature = 1e-30, kMaxTemperature = 1e30, kMaxScale = 1e
 // A margin below FLT_MAX (3.4e38) for the rounding of long sums.
 constexpr double kMaxResult = 1e38;
 
-// The largest finite |x[i]| (the vectorised scan of lookback/kernels.hpp).
+// The largest finite |x[i]| (the vectorised scan of lookback/scan.hpp).
 inline double max_abs(const float* x, std::size_t n) { return double(max_abs_finite(x, n)); }
 
 // Worst cases, in float64: |scale·k| and |scale·q·k| over D channels; a sum of n products of |a| by |b|.
