@@ -64,13 +64,27 @@ function copyShownSources() {
   }
 }
 
+// The threaded module's two loaders (ES for pages, CommonJS for Node in build/node/) share one .wasm: the Node
+// loader is given build/lookback-core-mt.wasm's bytes, so its own copy is checked to be the same and removed.
+function shareThreadedWasm() {
+  const web = `${root}web/build/lookback-core-mt.wasm`, node = `${root}web/build/node/lookback-core-mt.wasm`;
+  if (!existsSync(node)) return;
+  if (!readFileSync(web).equals(readFileSync(node))) {
+    console.error('build: the threaded module\'s two builds made different .wasm files; the Node loader cannot share the page\'s');
+    process.exit(1);
+  }
+  rmSync(node);
+}
+
 if (!webOnly) {
   run('cmake', ['-S', '.', '-B', '.build/native', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
   run('cmake', ['--build', '.build/native', '-j', jobs]);
 }
 if (!nativeOnly) {
   run('emcmake', ['cmake', '-S', '.', '-B', '.build/wasm', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
-  run('cmake', ['--build', '.build/wasm', '-j', jobs, ...(webOnly ? ['--target', 'lookback_module', '--target', 'lookback_train_module'] : [])]);
+  const modules = ['lookback_module', 'lookback_module_mt', 'lookback_module_mt_node', 'lookback_train_module'];
+  run('cmake', ['--build', '.build/wasm', '-j', jobs, ...(webOnly ? modules.flatMap((m) => ['--target', m]) : [])]);
+  shareThreadedWasm();
   copyVendor();
   copyHighlighter();
   copyShownSources();

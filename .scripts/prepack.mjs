@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NEEDED = ['web/build/lookback-core.mjs', 'web/build/lookback-core.wasm', 'web/build/lookback-train.mjs', 'web/build/lookback-train.wasm',
+  'web/build/lookback-core-mt.mjs', 'web/build/lookback-core-mt.wasm', 'web/build/lookback-core-mt.worker.js', 'web/build/node/lookback-core-mt.js',
   'web/vendor/katex/katex.mjs', 'web/models/sprout/model.safetensors'];
 const missing = () => NEEDED.filter((f) => !existsSync(`${root}${f}`));
 

@@ -1,6 +1,8 @@
 // A dependency-free static server for the chapter (web/) on 127.0.0.1, sending a strict Content-Security-Policy
 // (no 'unsafe-eval'; framed only by its own origin), nosniff and no-referrer on every answer (404 and 405
 // too), answering only GET and HEAD, and gzip-compressing text and WebAssembly as any ordinary static host would.
+// It also makes the pages cross-origin isolated (COOP/COEP), so that the core runs on every core with
+// WebAssembly threads; without those headers (any plain static host) the one-thread module runs instead.
 // Used by `npm start` and by the browser tests. Not needed to read the chapter: web/ is a static folder any
 // server can host.
 import { createServer } from 'node:http';
@@ -22,10 +24,13 @@ export const CSP = [
   "frame-ancestors 'self'",
 ].join('; ');
 
-// Sent with every answer, whatever its status.
-function securityHeaders(csp) {
+// Sent with every answer, whatever its status. isolate: cross-origin isolation (the page may then share memory
+// with its workers); cors: the files may be loaded by pages on other origins, isolated ones too.
+function securityHeaders(csp, { isolate, cors }) {
   const h = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
   if (csp) h['content-security-policy'] = csp;
+  if (isolate) Object.assign(h, { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+  h['cross-origin-resource-policy'] = cors ? 'cross-origin' : 'same-origin';
   return h;
 }
 
@@ -63,10 +68,10 @@ function resolvePath(urlPath, root) {
 }
 
 // root: the folder served (default web/); cors: send Access-Control-Allow-Origin: * (an asset host that lets
-// pages on other origins load the widgets).
-export function startServer({ port = 0, host = '127.0.0.1', csp = CSP, root = WEB, cors = false } = {}) {
+// pages on other origins load the widgets); isolate: send COOP/COEP (false: serve as a plain static host).
+export function startServer({ port = 0, host = '127.0.0.1', csp = CSP, root = WEB, cors = false, isolate = true } = {}) {
   const server = createServer((req, res) => {
-    const secure = securityHeaders(csp);
+    const secure = securityHeaders(csp, { isolate, cors });
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...secure, allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('method not allowed\n');
       return;

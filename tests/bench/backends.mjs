@@ -217,12 +217,13 @@ export function setupPlainJs() {
 }
 
 // ---- lookback through its public JS API (copies in and out, argument checks) ------------------------------
-export async function setupLookback() {
+// threads: 1 (the one-thread module, as every peer runs) or 'auto' (the threaded module on every core).
+export async function setupLookback(threads = 1) {
   const { loadLookback } = await import('../../web/js/api/index.js');
-  const lb = await loadLookback();
+  const lb = await loadLookback({ threads });
   return {
-    name: 'lookback',
-    info: { path: 'public JS API (lb.attention weights:false, lb.gemm)', simdWidth: lb.simdWidth() },
+    name: threads === 1 ? 'lookback' : 'lookback-threads',
+    info: { path: 'public JS API (lb.attention weights:false, lb.gemm)', simdWidth: lb.simdWidth(), threads: lb.threads() },
     attention(c) {
       const { H, T, D } = c;
       let last = null;

@@ -101,15 +101,17 @@ const decodePrompt = (c) => [c.bos_id, Math.min(c.vocab_size - 1, 300)];
 
 // Timed entries of lookback in the given formats: one per (backend, measure); run() returns the number of
 // tokens it processed. Also the load time of each and the models (to dispose).
-async function lookbackEntries(lb, m, formats) {
+// `tag` names the module ('' for the one-thread module, ' threads' for the threaded one).
+async function lookbackEntries(lb, m, formats, tag = '') {
   const entries = [], load = {}, handles = [];
   for (const weights of formats) {
     const t0 = performance.now();
     const model = await lb.loadModel(m.source, { ...m.opts, weights });
-    load[`lookback ${weights}`] = performance.now() - t0;
+    const backend = `lookback ${weights}${tag}`;
+    load[backend] = performance.now() - t0;
     handles.push(model);
     const c = model.info.config;
-    entries.push({ backend: `lookback ${weights}`, measure: 'decode', run: () => {
+    entries.push({ backend, measure: 'decode', run: () => {
       const g = model.generate(decodePrompt(c), { maxTokens: STEPS, temperature: 0 });
       return Math.max(1, g.ids.length + (g.stop === 'end' ? 1 : 0));  // forward passes after the prompt's
     } });
@@ -117,7 +119,7 @@ async function lookbackEntries(lb, m, formats) {
       if (T > model.context) continue;
       const p = prompts(c.vocab_size, c.bos_id, T);
       let i = 0;
-      entries.push({ backend: `lookback ${weights}`, measure: `prefill ${T}`, run: () => {
+      entries.push({ backend, measure: `prefill ${T}`, run: () => {
         model.next(p[i++ % 2], { topK: 1 });
         return T;
       } });
@@ -179,7 +181,10 @@ function accuracy(handles) {
 // module's 2 GB heap at the 110M shape); run.c then runs in the rounds of each.
 const ONE_FORMAT_AT_A_TIME = 50e6;
 
-async function benchModel(lb, m, runcPath, rounds) {
+// The threaded module runs these formats beside the one-thread module's three (its speed-up on this machine).
+const THREADED_FORMATS = ['f32', 'q8'];
+
+async function benchModel(lb, lbThreads, m, runcPath, rounds) {
   const load = {}, samples = {};
   let runc = null;
   const peer = [];
@@ -195,7 +200,9 @@ async function benchModel(lb, m, runcPath, rounds) {
   let info = null, agreement = null, accuracyRows = null;
   for (const formats of big ? FORMATS.map((f) => [f]) : [FORMATS]) {
     const { entries, load: l, handles } = await lookbackEntries(lb, m, formats);
-    Object.assign(load, l);
+    const threaded = await lookbackEntries(lbThreads, m, formats.filter((f) => THREADED_FORMATS.includes(f)), ' threads');
+    entries.push(...threaded.entries);
+    Object.assign(load, l, threaded.load);
     info ??= handles[0].info;
     if (runc && m.name === 'stories260K' && !agreement) {
       const r = Array.from(runc.greedy(1, STEPS));
@@ -206,7 +213,7 @@ async function benchModel(lb, m, runcPath, rounds) {
     }
     if ((m.name === 'sprout' || m.name === 'stories260K') && handles.length === FORMATS.length) accuracyRows = accuracy(handles);
     interleave([...peer, ...entries], rounds, samples);
-    for (const h of handles) h.dispose();
+    for (const h of [...handles, ...threaded.handles]) h.dispose();
   }
   runc?.dispose();
   const cells = Object.values(samples).map((x) => ({ backend: x.backend, measure: x.measure, ms_per_token: median(x.wall),
@@ -217,7 +224,7 @@ async function benchModel(lb, m, runcPath, rounds) {
 }
 
 export async function benchDecode({ rounds = 3 } = {}) {
-  const lb = await loadLookback();
+  const lb = await loadLookback({ threads: 1 }), lbThreads = await loadLookback({ threads: 'auto' });
   const built = buildRunC();
   if (!built.path) console.log(`bench: run.c peer skipped: ${built.reason}`);
   const rows = [];
@@ -227,7 +234,7 @@ export async function benchDecode({ rounds = 3 } = {}) {
       continue;
     }
     Object.assign(m, m.make ? await m.make() : {});
-    const row = await benchModel(lb, m, built.path, rounds);
+    const row = await benchModel(lb, lbThreads, m, built.path, rounds);
     delete m.source, delete m.checkpoint;
     rows.push(row);
     console.log(`bench: model ${m.name}: ${row.cells.filter((x) => x.measure === 'decode').map((x) => `${x.backend} ${x.tok_s.toFixed(0)} tok/s`).join(', ')}`);
@@ -253,11 +260,18 @@ function decodeTargets(rows) {
       if (value !== null) out.push({ name, value, cpu_value: cpu, target, unit: 'x', met: value >= target });
     };
     add(`decode ${row.name}, f32 vs run.c-wasm`, ['lookback f32', 'decode'], 1.0);
+    add(`decode ${row.name}, f32 on every core vs run.c-wasm`, ['lookback f32 threads', 'decode'], 1.0);
     if (big) {
       add(`decode ${row.name}, q8 vs run.c-wasm`, ['lookback q8', 'decode'], 1.8);
       add(`decode ${row.name}, f16 vs run.c-wasm`, ['lookback f16', 'decode'], 1.8);
       add(`prefill 128 ${row.name}, f32 vs run.c-wasm's 128 steps`, ['lookback f32', 'prefill 128', 'decode'], 4);
     }
+  }
+  // the threaded module against the one-thread module: prefill 128 at the 15M-110M shapes (wall time)
+  for (const row of rows) {
+    if (!/stories(15|42|110)M/.test(row.name)) continue;
+    const a = cell(row, 'lookback f32 threads', 'prefill 128'), b = cell(row, 'lookback f32', 'prefill 128');
+    if (a && b) out.push({ name: `prefill 128 ${row.name}, f32 on every core vs one thread`, value: a.tok_s / b.tok_s, cpu_value: a.cpu_tok_s / b.cpu_tok_s, target: 1.7, unit: 'x', met: a.tok_s / b.tok_s >= 1.7 });
   }
   return out;
 }
@@ -265,7 +279,7 @@ function decodeTargets(rows) {
 export function printDecode({ rows }) {
   console.log(`\nmodel vs llama2.c run.c-wasm (one thread; tok/s = tokens per second from the median ms per token over rounds;` +
     `\ndecode = ${STEPS} greedy steps (run.c from position 0, lookback after a 2-token prompt); prefill T = one call on T prompt tokens (run.c: one forward per token, its decode rate); load = bytes in memory to ready)`);
-  console.log('  model                 backend        load ms   decode tok/s (cpu)   prefill 128 tok/s   prefill 256 tok/s   decode vs run.c (cpu)');
+  console.log('  model                 backend                load ms   decode tok/s (cpu)   prefill 128 tok/s   prefill 256 tok/s   decode vs run.c (cpu)');
   for (const r of rows) {
     if (r.skipped) {
       console.log(`  ${r.name.padEnd(21)} skipped: ${r.skipped}`);
@@ -276,7 +290,7 @@ export function printDecode({ rows }) {
       const f = (m) => cell(r, backend, m)?.tok_s.toFixed(0) ?? '-';
       const d = cell(r, backend, 'decode');
       const dec = `${f('decode')} (${d.cpu_tok_s.toFixed(0)})`;
-      console.log(`  ${r.name.padEnd(21)} ${backend.padEnd(13)} ${(r.load_ms[backend] ?? 0).toFixed(0).padStart(8)} ${dec.padStart(20)} ` +
+      console.log(`  ${r.name.padEnd(21)} ${backend.padEnd(21)} ${(r.load_ms[backend] ?? 0).toFixed(0).padStart(8)} ${dec.padStart(20)} ` +
         `${f('prefill 128').padStart(19)} ${f('prefill 256').padStart(19)} ${peer ? `${(d.tok_s / peer.tok_s).toFixed(2)}x (${(d.cpu_tok_s / peer.cpu_tok_s).toFixed(2)}x)`.padStart(23) : ''}`);
     }
     if (r.agreement) console.log(`  ${r.name}: greedy tokens of run.c and lookback f32 agree on the first ${r.agreement.same} of ${r.agreement.lookback_steps} (lookback stopped: ${r.agreement.stop_reason})`);

@@ -72,7 +72,7 @@ async function benchOne(lb, name, source, opts, rounds) {
 
 // Rows for the shipped Sprout and, when present, stories260K; targets for the Sprout-shaped model.
 export async function benchModels({ rounds = 15 } = {}) {
-  const lb = await loadLookback();
+  const lb = await loadLookback({ threads: 1 });  // one thread, as the targets were set (the decode rows time threads)
   const rows = [await benchOne(lb, 'sprout', 'sprout', undefined, rounds)];
   if (existsSync(`${STORIES}stories260K.bin`)) {
     rows.push(await benchOne(lb, 'stories260K', `${STORIES}stories260K.bin`, { tokenizer: `${STORIES}tok512.bin` }, rounds));

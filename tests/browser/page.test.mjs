@@ -2,6 +2,7 @@
 // computes the first live value, and nothing logs an error or leaves localhost.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { startServer } from '../../.scripts/serve.mjs';
 import { ARTIFACTS, open } from './harness.mjs';
 
 let b;
@@ -81,4 +82,39 @@ test('the harness sees and blocks a request to another host', async () => {
 test('no request left localhost during the run', () => {
   assert.deepEqual(b.record.external, []);
   assert.deepEqual(b.record.consoleErrors, []);
+});
+
+// The worker's core in the page at `url`: its thread count and Sprout's numbers on one text.
+async function coreIn(page, url) {
+  await page.goto(url);
+  return page.evaluate(async () => {
+    const { ComputeClient } = await import('./js/worker/client.js');
+    const { loadRemoteModel } = await import('./js/worker/remote-model.js');
+    const client = new ComputeClient();
+    const threads = await client.request('threads', []);
+    const m = await loadRemoteModel(client, 'sprout');
+    const f = await m.forward('Mia had a red kite. She flew the kite over the hill.', { attention: true });
+    const a = await client.request('attention', [new Float32Array(6 * 64 * 64).map((_, i) => Math.sin(i)), new Float32Array(6 * 64 * 64).map((_, i) => Math.cos(i)),
+      new Float32Array(6 * 64 * 64).map((_, i) => Math.sin(3 * i)), { T: 64, heads: 6, d: 64, causal: true }]);
+    client.terminate();
+    return { isolated: globalThis.crossOriginIsolated, threads, logits: Array.from(f.logits), attention: Array.from(f.attention), output: Array.from(a.output) };
+  });
+}
+
+test('served isolated, the worker computes on every core; from a plain static host on one thread, with the same numbers', async () => {
+  const { page, url, record } = b;
+  const plain = await startServer({ port: 0, isolate: false });
+  try {
+    const threaded = await coreIn(page, url);
+    const single = await coreIn(page, plain.url);
+    assert.equal(threaded.isolated, true);
+    assert.equal(threaded.threads, Math.min(8, await page.evaluate(() => navigator.hardwareConcurrency)));
+    assert.equal(single.isolated, false);
+    assert.equal(single.threads, 1);
+    for (const k of ['logits', 'attention', 'output']) assert.deepEqual(threaded[k], single[k], `${k}: the same on every thread count`);
+    assert.deepEqual(record.consoleErrors, []);
+    assert.deepEqual(record.pageErrors, []);
+  } finally {
+    plain.server.close();
+  }
 });

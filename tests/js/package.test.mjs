@@ -36,6 +36,8 @@ test('the tarball holds what users need and no sources, tests or scripts', () =>
   const files = packed.files.map((f) => f.path);
   for (const need of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'custom-elements.json',
     'web/build/lookback-core.mjs', 'web/build/lookback-core.wasm', 'web/build/lookback-train.mjs', 'web/build/lookback-train.wasm',
+    'web/build/lookback-core-mt.mjs', 'web/build/lookback-core-mt.wasm', 'web/build/lookback-core-mt.worker.js',
+    'web/build/node/lookback-core-mt.js', 'web/build/node/lookback-core-mt.worker.js', 'web/build/node/package.json',
     'web/vendor/katex/katex.mjs', 'web/lookback.js', 'web/lookback.d.ts',
     'web/models/sprout/model.safetensors', 'web/models/sprout/card.json', 'web/js/api/index.d.ts',
     'web/js/api/node.js', 'web/js/worker/worker.js', 'web/js/worker/remote-model.js', 'web/js/cli/lookback.mjs',
@@ -126,7 +128,9 @@ test('a consumer TypeScript file type-checks against the shipped declarations', 
 
 test('without its .wasm, the installed package says to reinstall, once prefixed', () => {
   const wasm = join(dir, 'node_modules/lookback/web/build/lookback-core.wasm');
+  const threaded = join(dir, 'node_modules/lookback/web/build/lookback-core-mt.wasm');
   renameSync(wasm, `${wasm}.gone`);
+  renameSync(threaded, `${threaded}.gone`);
   try {
     const r = sh('npx', ['--no-install', 'lookback', 'next', 'Once'], dir, { ok: false });
     assert.equal(r.status, 1);
@@ -136,5 +140,6 @@ test('without its .wasm, the installed package says to reinstall, once prefixed'
     assert.equal(sh('node', ['code.mjs'], dir).stdout.trim(), 'LOOKBACK_CORE_MISSING');
   } finally {
     renameSync(`${wasm}.gone`, wasm);
+    renameSync(`${threaded}.gone`, threaded);
   }
 });

@@ -6,6 +6,8 @@
 #include "args.hpp"
 #include "attention_args.hpp"
 #include "lookback/kernels.hpp"
+#include "lookback/split.hpp"
+#include "lookback/threads.hpp"
 
 namespace lookback::bind {
 namespace {
@@ -82,7 +84,7 @@ val attention_js(val q, val k, val v, val opts) {
     const AttentionShape& a = x.shape;
     const bool want = opts["weights"].as<bool>();
     std::vector<float> out(elements(fn, {a.T, a.H, a.D})), w(want ? elements(fn, {a.H, a.T, a.S}) : 0);
-    const int empty = lookback::attention(x.q.data(), x.k.data(), x.v.data(), out.data(), want ? w.data() : nullptr,
+    const int empty = lookback::attention_split(x.q.data(), x.k.data(), x.v.data(), out.data(), want ? w.data() : nullptr,
                                           a, x.mask.empty() ? nullptr : x.mask.data());
     val r = val::object();
     r.set("output", to_js(out));
@@ -101,7 +103,7 @@ val gemm_js(val a, val b, double M_, double N_, double K_, bool transB) {
                      : floats(fn, "b", b, elements(fn, {K, N}), dims("K", K, "N", N));
     within_float32(fn, "a sum of products a·b", worst_sum(K, max_abs(av), max_abs(bv)));
     std::vector<float> c(elements(fn, {M, N}));
-    (transB ? lookback::gemm_nt : lookback::gemm_nn)(M, N, K, av.data(), K, bv.data(), transB ? K : N, c.data(), N,
+    (transB ? lookback::gemm_nt_split : lookback::gemm_nn_split)(M, N, K, av.data(), K, bv.data(), transB ? K : N, c.data(), N,
                                                     false);
     return to_js(c);
   });
@@ -119,12 +121,19 @@ val dot_js(val a, val b) {
   });
 }
 
+// Threads the split kernels use (1 in the one-thread module); answers the count now in use.
+val set_threads_js(double n) {
+  return guarded([&] { return val(lookback::set_threads(int_arg("setThreads", "n", n, 1, 64))); });
+}
+
 }  // namespace
 }  // namespace lookback::bind
 
 EMSCRIPTEN_BINDINGS(lookback_core) {
   using namespace lookback::bind;
   emscripten::function("simdWidth", +[] { return int(lookback::simd_width()); });
+  emscripten::function("setThreads", &set_threads_js);
+  emscripten::function("threadCount", +[] { return lookback::thread_count(); });
   emscripten::function("scores", &scores_js);
   emscripten::function("causalMask", &causal_mask_js);
   emscripten::function("paddingMask", &padding_mask_js);

@@ -9,6 +9,7 @@
 
 #include "args.hpp"
 #include "lookback/matvec.hpp"
+#include "lookback/split.hpp"
 #include "lookback/packed_gemm.hpp"
 
 namespace lookback::bind {
@@ -79,9 +80,9 @@ val weight_gemm_js(double handle, val a, double M_) {
     within_float32(fn, "a sum of products a·b", worst_sum(r.K, max_abs(r.a), r.max_b));
     r.c.resize(elements(fn, {M, r.N}));
     if (M <= kMatvecRows)
-      matvec(r.a.data(), M, r.K, r.rows.data(), r.N, r.c.data(), false);
+      matvec_split(r.a.data(), M, r.K, r.rows.data(), r.N, r.c.data(), false);
     else
-      gemm_packed(M, r.N, r.K, r.a.data(), r.K, r.packed.data(), r.c.data(), r.N, false);
+      gemm_packed_split(M, r.N, r.K, r.a.data(), r.K, r.packed.data(), r.c.data(), r.N, false);
     return to_js(r.c);
   });
 }

@@ -7,6 +7,7 @@
 
 #include "lookback/kernels.hpp"
 #include "lookback/matvec.hpp"
+#include "lookback/split.hpp"
 #include "model/errors.hpp"
 #include "base/fp16.hpp"
 
@@ -50,19 +51,19 @@ void apply(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, 
   if (!ldy) ldy = W.N;
   if (T <= kMatvecRows) {
     switch (W.format) {
-      case WeightFormat::f32: return matvec(x, T, W.K, W.f32, W.N, y, acc, ldx, ldy);
-      case WeightFormat::f16: return matvec_f16(x, T, W.K, W.f16, W.N, y, acc, ldx, ldy);
-      case WeightFormat::q8: return matvec_q8(x, T, W.K, W.q8, W.scale, W.N, y, acc, ldx, ldy);
+      case WeightFormat::f32: return matvec_split(x, T, W.K, W.f32, W.N, y, acc, ldx, ldy);
+      case WeightFormat::f16: return matvec_f16_split(x, T, W.K, W.f16, W.N, y, acc, ldx, ldy);
+      case WeightFormat::q8: return matvec_q8_split(x, T, W.K, W.q8, W.scale, W.N, y, acc, ldx, ldy);
     }
   }
-  if (W.format == WeightFormat::f32) return gemm_nt(T, W.N, W.K, x, ldx, W.f32, W.K, y, ldy, acc);
+  if (W.format == WeightFormat::f32) return gemm_nt_split(T, W.N, W.K, x, ldx, W.f32, W.K, y, ldy, acc);
   const int chunk = std::max<int>(16, int(kChunkFloats / std::size_t(std::max(W.K, 1))) / 16 * 16);
   thread_local std::vector<float> rows;
   rows.resize(std::size_t(std::min(chunk, W.N)) * W.K);
   for (int n0 = 0; n0 < W.N; n0 += chunk) {
     const int n = std::min(chunk, W.N - n0);
     rows_to_float(W, n0, n, rows.data());
-    gemm_nt(T, n, W.K, x, ldx, rows.data(), W.K, y + n0, ldy, acc);
+    gemm_nt_split(T, n, W.K, x, ldx, rows.data(), W.K, y + n0, ldy, acc);
   }
 }
 

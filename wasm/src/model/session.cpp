@@ -11,6 +11,7 @@
 
 #include "lookback/kernels.hpp"
 #include "lookback/nn.hpp"
+#include "lookback/split.hpp"
 #include "model/errors.hpp"
 
 namespace lookback {
@@ -159,7 +160,7 @@ void Session::layer(int l, int T, int start, const StepOptions& o) {
   a.ldq = QKV, a.ldk = a.ldv = KD, a.ldo = HD;
   a.scale = 1.0f / std::sqrt(float(D));
   a.causal = true;
-  lookback::attention(q, kv(l, 0, 0), kv(l, 1, 0), att_.data(), o.attention ? weights_.data() : nullptr, a);
+  lookback::attention_split(q, kv(l, 0, 0), kv(l, 1, 0), att_.data(), o.attention ? weights_.data() : nullptr, a);
   if (o.attention)  // weights: [H, T, S] -> record row start+t: [L, H, start+t+1]
     for (int t = 0; t < T; ++t)
       for (int h = 0; h < H; ++h)

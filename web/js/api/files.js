@@ -7,7 +7,7 @@ import { abortError, CODES, coded, throwIfAborted } from './errors.js';
 export const IN_NODE = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined'
   && typeof WorkerGlobalScope === 'undefined';
 
-// The Node file access: { read(url, {signal, onChunk}), exists(url), toUrl(path) }, set by node-host.js.
+// The Node file access: { read(url, {signal, onChunk}), exists(url), toUrl(path), cores() }, set by node-host.js.
 let host = null;
 export function useHost(h) {
   host = h;

@@ -9,10 +9,14 @@ export interface LoadConfig {
    * (default: the web/ folder beside this file; in Node also a path). Relocates all three together: for bundled
    * pages and CDNs. */
   baseUrl?: string | URL;
-  /** the module's .wasm bytes, if you have them already */
+  /** the one-thread module's .wasm bytes, if you have them already (loads the one-thread module) */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** where to fetch the .wasm from (default: web/build/lookback-core.wasm beside the API) */
+  /** where to fetch the one-thread module's .wasm from (default: web/build/lookback-core.wasm beside the API) */
   wasmUrl?: string | URL;
+  /** threads the core computes on: 'auto' (default: every core, at most 8) or a count from 1 to 64. Threads need
+   * shared memory: always there in Node; in a page only when it is cross-origin isolated (served with COOP/COEP),
+   * else the one-thread module loads. Results are the same, bit for bit, on any count. */
+  threads?: 'auto' | number;
 }
 
 /** A byte mask [T,S]: 1 = the query may look at the key, 0 = hidden; a plain array is converted. */
@@ -86,6 +90,8 @@ export interface GemmOptions { M: number; N: number; K: number; transB?: boolean
 export interface Lookback {
   /** floats per SIMD vector in this build (4 in WebAssembly) */
   simdWidth(): number;
+  /** threads the core computes on (1: the one-thread module) */
+  threads(): number;
   /** scale · q·kᵀ for every head: q [T,H,D], k [S,H,D] -> [H,T,S] */
   scores(q: Floats, k: Floats, options: ScoresOptions): Float32Array;
   /** [T,S] bytes: query t (at position t + S - T) sees keys s <= its position */

@@ -3,7 +3,7 @@
 // The package's browser entry: it imports nothing from Node (web/js/api/node.js is the Node entry).
 // Not here: the worker protocol (web/js/worker) or anything drawn (web/js/widgets).
 import { CODES, coded } from './errors.js';
-import { IN_NODE, readBytes } from './files.js';
+import { IN_NODE, nodeHost, readBytes } from './files.js';
 import { modelApi } from './model.js';
 import { f32, NUMBER, numberArg, options, REQUIRED, scaleFor, u8 } from './options.js';
 import { trainApi } from './train.js';
@@ -21,19 +21,61 @@ function webBase(baseUrl) {
   return url.href.endsWith('/') ? url : new URL(`${url.href}/`);
 }
 
-// Loads the module once per realm and base URL (later calls share it). `baseUrl` relocates the loader, the
-// .wasm and the models together; `wasmBinary` (bytes) or `wasmUrl` override the .wasm alone.
+// Loads the module once per realm, base URL and thread count (later calls share it). `baseUrl` relocates the
+// loader, the .wasm and the models together; `wasmBinary` (bytes) or `wasmUrl` override the one-thread module's
+// .wasm alone. `threads`: 'auto' (every core, at most 8, where threads are possible: always in Node, in pages
+// only when cross-origin isolated) or a count; 1, or a page without isolation, loads the one-thread module.
 export function loadLookback(config = {}) {
-  const o = options('loadLookback', config, { baseUrl: undefined, wasmBinary: undefined, wasmUrl: undefined });
+  const o = options('loadLookback', config, { baseUrl: undefined, wasmBinary: undefined, wasmUrl: undefined, threads: 'auto' },
+    ['threads']);
   const base = webBase(o.baseUrl);
-  if (o.wasmBinary || o.wasmUrl) return instantiate(base, o).then((M) => makeApi(M, base));
-  if (!loaded.has(base.href)) {
-    loaded.set(base.href, instantiate(base, o).then((M) => makeApi(M, base)).catch((e) => {
-      loaded.delete(base.href);
+  const wanted = threadsWanted(o.threads);
+  if (o.wasmBinary || o.wasmUrl) return instantiate(base, o).then((M) => makeApi(M, base, 1));
+  const key = `${base.href} ${wanted}`;
+  if (!loaded.has(key)) {
+    loaded.set(key, start(base, wanted).catch((e) => {
+      loaded.delete(key);
       throw e;
     }));
   }
-  return loaded.get(base.href);
+  return loaded.get(key);
+}
+
+// The threads a `threads` option asks for: a whole number from 1 to 64, or 'auto'.
+function threadsWanted(t) {
+  if (t === 'auto') return 'auto';
+  if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 64) {
+    throw coded(CODES.BAD_ARGUMENT, `loadLookback: option "threads" must be 'auto' or a whole number from 1 to 64 (got ${typeof t === 'string' ? JSON.stringify(t) : String(t)})`, { type: TypeError });
+  }
+  return t;
+}
+
+// Threads are possible in Node and in cross-origin-isolated pages and workers (shared memory) whose own origin
+// serves the module (the pool's Workers must be same-origin scripts; widgets from another origin run on one).
+function canThread(base) {
+  if (typeof SharedArrayBuffer !== 'function') return false;
+  if (IN_NODE) return true;
+  return globalThis.crossOriginIsolated === true && new URL(globalThis.location?.href ?? base.href).origin === base.origin;
+}
+
+async function cores() {
+  const h = await nodeHost();
+  return h ? h.cores() : (globalThis.navigator?.hardwareConcurrency || 1);
+}
+
+// The threaded module when threads are wanted and possible (its pool: threads - 1 Workers), else the one-thread
+// module; the API's `threads` says which.
+async function start(base, wanted) {
+  const n = wanted === 'auto' ? Math.min(8, await cores()) : wanted;
+  if (n <= 1 || !canThread(base)) return makeApi(await instantiate(base), base, 1);
+  let M;
+  try {
+    M = await instantiate(base, {}, 'lookback-core-mt', { lookbackWorkers: n - 1 });
+  } catch {
+    return makeApi(await instantiate(base), base, 1);  // no threaded module here (or no Workers): one thread
+  }
+  M.unrefWorkers();
+  return makeApi(M, base, M.setThreads(n));
 }
 
 // What to do when the core is missing depends on where this copy of the API lives.
@@ -43,9 +85,11 @@ function missingCoreAdvice(url) {
   return 'build it with `npm run build`';
 }
 
-// One of the two WebAssembly modules in build/: lookback-core (always) or lookback-train (on first training).
-async function instantiate(base, { wasmBinary, wasmUrl } = {}, name = 'lookback-core') {
-  const moduleUrl = new URL(`build/${name}.mjs`, base);
+// One of the WebAssembly modules in build/: lookback-core (always), lookback-core-mt (threaded; in Node its
+// CommonJS loader in build/node/, whose Workers load it with require) or lookback-train (on first training).
+async function instantiate(base, { wasmBinary, wasmUrl } = {}, name = 'lookback-core', extra = {}) {
+  const threaded = name.endsWith('-mt');
+  const moduleUrl = new URL(threaded && IN_NODE ? `build/node/${name}.js` : `build/${name}.mjs`, base);
   const wasmLocation = wasmUrl ? new URL(wasmUrl, moduleUrl) : new URL(`build/${name}.wasm`, base);
   let create;
   try {
@@ -53,7 +97,7 @@ async function instantiate(base, { wasmBinary, wasmUrl } = {}, name = 'lookback-
   } catch (e) {
     throw coded(CODES.CORE_MISSING, `cannot load the WebAssembly core ${moduleUrl.href} (${e.message}); ${missingCoreAdvice(moduleUrl)}`, { cause: e });
   }
-  const args = {};
+  const args = { ...extra };
   if (wasmBinary) {
     args.wasmBinary = wasmBinary;
   } else if (IN_NODE) {
@@ -97,10 +141,13 @@ function attentionArrays(fn, q, k, v) {
   return [f32(q, fn, 'q'), f32(k, fn, 'k'), f32(v, fn, 'v')];
 }
 
-function makeApi(M, base) {
+function makeApi(M, base, threads) {
   const api = {
     /** floats per SIMD vector in this build (4 in WebAssembly) */
     simdWidth: () => M.simdWidth(),
+
+    /** threads the core computes on (1: the one-thread module) */
+    threads: () => threads,
 
     scores(q, k, opts) {
       const o = options('scores', opts, { T: REQUIRED, S: NUMBER, heads: 1, d: REQUIRED, scale: true }, ['scale']);

@@ -3,6 +3,7 @@
 // part of a browser bundle. Not the reading of URLs over the network (files.js uses fetch).
 import { existsSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { abortError, CODES, coded } from './errors.js';
@@ -44,4 +45,4 @@ function toUrl(path) {
   return pathToFileURL(resolve(path) + (dir ? '/' : ''));
 }
 
-useHost({ read, exists: (url) => existsSync(fileURLToPath(url)), toUrl });
+useHost({ read, exists: (url) => existsSync(fileURLToPath(url)), toUrl, cores: availableParallelism });

@@ -1,0 +1,153 @@
+// Tests of the thread pool and the split kernels (lookback/threads.hpp, lookback/split.hpp): on two and three
+// threads every split kernel gives the plain kernel's result bit for bit (attention with and without grouped
+// heads, masks and weights; GEMM on columns around the tile width; the packed GEMM on rows; matrix-vector in
+// all three formats), every part runs once, and nested calls stay on their thread. Natively threads start; in
+// the one-thread WebAssembly module set_threads answers 1 and the same comparisons run on one thread.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "lookback/kernels.hpp"
+#include "lookback/matvec.hpp"
+#include "lookback/packed_gemm.hpp"
+#include "lookback/split.hpp"
+#include "lookback/threads.hpp"
+#include "base/fp16.hpp"
+#include "test_util.hpp"
+
+using namespace lookback;
+using lookback::testing::Rng;
+
+namespace {
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// Runs `f` with n threads in use, then goes back to one.
+template <class F>
+void with_threads(int n, F&& f) {
+  const int got = set_threads(n);
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  CHECK(got == 1);
+#else
+  CHECK(got == n);
+#endif
+  f();
+  set_threads(1);
+}
+
+}  // namespace
+
+TEST_CASE("threads: every part runs once, on the pool, and nested calls stay on their thread") {
+  for (int n : {1, 2, 3}) {
+    with_threads(n, [&] {
+      for (int parts : {0, 1, 2, 3, 7, 64}) {
+        std::vector<std::atomic<int>> ran(std::size_t(parts) * 4 + 1);
+        parallel_parts(parts, [&](int p) {
+          ran[std::size_t(p)].fetch_add(1);
+          parallel_parts(4, [&](int q) { ran[std::size_t(parts) + std::size_t(p) * 3 + std::size_t(q)].fetch_add(0); });
+        });
+        for (int p = 0; p < parts; ++p) CHECK(ran[std::size_t(p)].load() == 1);
+      }
+      // many small jobs back to back (the workers spin between them)
+      std::atomic<long> sum{0};
+      for (int j = 0; j < 2000; ++j) parallel_parts(3, [&](int p) { sum.fetch_add(p + 1); });
+      CHECK(sum.load() == 2000L * 6);
+    });
+  }
+  CHECK(thread_count() == 1);
+}
+
+TEST_CASE("split attention equals attention bit for bit (heads, grouped heads, masks, weights)") {
+  Rng rng(11);
+  struct Case {
+    int T, S, H, Hkv, D;
+    bool causal, mask, weights;
+  };
+  for (const Case c : {Case{64, 64, 6, 6, 64, true, false, false}, Case{33, 40, 8, 2, 16, true, true, true},
+                       Case{17, 17, 4, 1, 8, false, false, true}, Case{128, 128, 6, 3, 32, true, false, true},
+                       Case{5, 9, 3, 3, 5, false, true, false}}) {
+    CAPTURE(c.T);
+    CAPTURE(c.H);
+    CAPTURE(c.Hkv);
+    AttentionShape a;
+    a.T = c.T, a.S = c.S, a.H = c.H, a.Hkv = c.Hkv, a.D = c.D, a.scale = 0.3f, a.causal = c.causal;
+    const auto q = rng.vec(std::size_t(c.T) * c.H * c.D, -3, 3), k = rng.vec(std::size_t(c.S) * c.Hkv * c.D, -3, 3),
+               v = rng.vec(std::size_t(c.S) * c.Hkv * c.D);
+    std::vector<std::uint8_t> mask(std::size_t(c.T) * c.S);
+    for (auto& m : mask) m = rng.next() % 4 != 0;
+    const std::uint8_t* mk = c.mask ? mask.data() : nullptr;
+    std::vector<float> out1(q.size()), w1(c.weights ? std::size_t(c.H) * c.T * c.S : 0);
+    const int e1 = attention(q.data(), k.data(), v.data(), out1.data(), c.weights ? w1.data() : nullptr, a, mk);
+    for (int n : {2, 3}) {
+      with_threads(n, [&] {
+        std::vector<float> out2(q.size(), 7.0f), w2(w1.size(), 7.0f);
+        const int e2 = attention_split(q.data(), k.data(), v.data(), out2.data(), c.weights ? w2.data() : nullptr, a, mk);
+        CHECK(e1 == e2);
+        CHECK(same_bits(out1, out2));
+        CHECK(same_bits(w1, w2));
+      });
+    }
+  }
+}
+
+TEST_CASE("split GEMMs equal the plain ones bit for bit") {
+  Rng rng(12);
+  for (int M : {1, 9, 64, 130})
+    for (int N : {3, 16, 37, 300, 1152})
+      for (int K : {5, 64, 384}) {
+        CAPTURE(M);
+        CAPTURE(N);
+        CAPTURE(K);
+        const auto A = rng.vec(std::size_t(M) * K), B = rng.vec(std::size_t(K) * N), C0 = rng.vec(std::size_t(M) * N);
+        std::vector<float> nn1 = C0, nt1 = C0, pk1 = C0;
+        gemm_nn(M, N, K, A.data(), K, B.data(), N, nn1.data(), N, true);
+        gemm_nt(M, N, K, A.data(), K, B.data(), K, nt1.data(), N, false);
+        std::vector<float> packed(packed_b_floats(K, N));
+        pack_b_matrix(true, K, N, B.data(), K, packed.data());
+        gemm_packed(M, N, K, A.data(), K, packed.data(), pk1.data(), N, true);
+        with_threads(2, [&] {
+          std::vector<float> nn2 = C0, nt2 = C0, pk2 = C0;
+          gemm_nn_split(M, N, K, A.data(), K, B.data(), N, nn2.data(), N, true);
+          gemm_nt_split(M, N, K, A.data(), K, B.data(), K, nt2.data(), N, false);
+          gemm_packed_split(M, N, K, A.data(), K, packed.data(), pk2.data(), N, true);
+          CHECK(same_bits(nn1, nn2));
+          CHECK(same_bits(nt1, nt2));
+          CHECK(same_bits(pk1, pk2));
+        });
+      }
+}
+
+TEST_CASE("split matrix-vector products equal the plain ones bit for bit in every format") {
+  Rng rng(13);
+  for (int M : {1, 3, 8})
+    for (int N : {1, 5, 64, 67, 576})
+      for (int K : {31, 64, 192}) {
+        CAPTURE(M);
+        CAPTURE(N);
+        CAPTURE(K);
+        const auto W = rng.vec(std::size_t(N) * K), x = rng.vec(std::size_t(M) * K), y0 = rng.vec(std::size_t(M) * N);
+        std::vector<std::uint16_t> h(W.size());
+        for (std::size_t i = 0; i < W.size(); ++i) h[i] = float_to_half(W[i]);
+        std::vector<std::int8_t> q(std::size_t(N) * q8_blocks(K) * kQ8Block);
+        std::vector<float> scale(std::size_t(N) * q8_blocks(K));
+        quantize_q8(W.data(), N, K, q.data(), scale.data());
+        std::vector<float> f1 = y0, h1 = y0, q1 = y0;
+        matvec(x.data(), M, K, W.data(), N, f1.data(), true);
+        matvec_f16(x.data(), M, K, h.data(), N, h1.data(), false);
+        matvec_q8(x.data(), M, K, q.data(), scale.data(), N, q1.data(), true);
+        with_threads(2, [&] {
+          std::vector<float> f2 = y0, h2 = y0, q2 = y0;
+          matvec_split(x.data(), M, K, W.data(), N, f2.data(), true);
+          matvec_f16_split(x.data(), M, K, h.data(), N, h2.data(), false);
+          matvec_q8_split(x.data(), M, K, q.data(), scale.data(), N, q2.data(), true);
+          CHECK(same_bits(f1, f2));
+          CHECK(same_bits(h1, h2));
+          CHECK(same_bits(q1, q2));
+        });
+      }
+}
