@@ -220,6 +220,34 @@ TEST_CASE("attention with logits near 100, a caller mask and fully masked rows")
   }
 }
 
+TEST_CASE("attention for one or two queries (decoding): long caches, logits near 100, rows with nothing visible") {
+  Rng rng(16);
+  for (int T : {1, 2})
+    for (int S : {T, T + 1, 3 * W() + 1, 257})
+      for (int D : {1, W() - 1, 8, 48, 64}) {
+        AttentionShape a;
+        a.T = T, a.S = S, a.H = 4, a.Hkv = 2, a.D = D, a.causal = true, a.scale = 1.0f;
+        a.ldk = a.ldv = 2 * D + 1;  // the cache's rows are wider than the heads
+        auto q = rng.vec(std::size_t(T) * 4 * D, 4.0f, 4.5f), k = rng.vec(std::size_t(S) * a.ldk, 4.0f, 4.5f),
+             v = rng.vec(std::size_t(S) * a.ldv);
+        if (D == 1) a.scale = 100.0f / 18.0f;  // scores near 100 at every width
+        else a.scale = 100.0f / (18.0f * float(D));
+        std::vector<std::uint8_t> mask(std::size_t(T) * S, 1);
+        for (int s = 0; s < S; ++s) mask[s] = 0;  // query 0 sees nothing
+        if (T == 2) mask[std::size_t(S) + std::size_t(S - 1)] = 0;
+        std::vector<float> o1(std::size_t(T) * 4 * D, 5.0f), o2 = o1, w1(std::size_t(4) * T * S, 7.0f), w2 = w1;
+        INFO("T=" << T << " S=" << S << " D=" << D);
+        const int e1 = attention(q.data(), k.data(), v.data(), o1.data(), w1.data(), a, mask.data());
+        const int e2 = attention_ref(q.data(), k.data(), v.data(), o2.data(), w2.data(), a, mask.data());
+        CHECK(e1 == 4);  // query 0 in every head
+        CHECK(e2 == 4);
+        CHECK(closeness(o1, o2, 1e-5, 1e-4) <= 1.0);
+        CHECK(closeness(w1, w2, 1e-6, 1e-4) <= 1.0);
+        for (int h = 0; h < 4; ++h)
+          for (int d = 0; d < D; ++d) CHECK(o1[std::size_t(h) * D + d] == 0.0f);
+      }
+}
+
 TEST_CASE("causal attention: editing a later token never changes an earlier output") {
   Rng rng(7);
   AttentionShape a;

@@ -36,28 +36,35 @@ struct AttentionArgs {
   std::vector<std::uint8_t> mask;  // [T,S] or empty
 };
 
-// opts: { T, S, heads, kvHeads, d, scale, temperature, causal, mask } (the JS API fills every one).
-inline AttentionArgs attention_args(const char* fn, const val& q, const val& k, const val& v, const val& opts) {
-  AttentionArgs r;
+// shape: a Float64Array [T, S, heads, kvHeads, d, scale, temperature, causal (0 or 1)] and mask: a Uint8Array
+// [T,S] or null (the JS API builds both: one array read instead of a property read per option). Fills r, whose
+// buffers may be kept between calls: they are resized, not made anew (no allocation or zero-filling when the
+// sizes repeat).
+inline void attention_args(AttentionArgs& r, const char* fn, const val& q, const val& k, const val& v, const val& shape,
+                           const val& mask) {
+  double s[8];
+  if (!shape.instanceof(val::global("Float64Array")) || shape["length"].as<std::size_t>() != 8)
+    fail(fn, ": the shape must be a Float64Array [T, S, heads, kvHeads, d, scale, temperature, causal]");
+  val(emscripten::typed_memory_view(8, s)).call<void>("set", shape);
+  r.shape = AttentionShape();
   AttentionShape& a = r.shape;
-  a.T = int_arg(fn, "T", opts["T"].as<double>(), 1);
-  a.S = int_arg(fn, "S", opts["S"].as<double>(), 1);
-  a.H = int_arg(fn, "heads", opts["heads"].as<double>(), 1, 1024);
-  a.Hkv = int_arg(fn, "kvHeads", opts["kvHeads"].as<double>(), 1, a.H);
+  a.T = int_arg(fn, "T", s[0], 1);
+  a.S = int_arg(fn, "S", s[1], 1);
+  a.H = int_arg(fn, "heads", s[2], 1, 1024);
+  a.Hkv = int_arg(fn, "kvHeads", s[3], 1, a.H);
   if (a.H % a.Hkv) fail(fn, ": kvHeads (", a.Hkv, ") must divide heads (", a.H, ")");
-  a.D = int_arg(fn, "d", opts["d"].as<double>(), 1, 8192);
-  a.scale = scale_arg(fn, opts["scale"].as<double>());
-  a.temperature = temperature_arg(fn, opts["temperature"].as<double>());
+  a.D = int_arg(fn, "d", s[4], 1, 8192);
+  a.scale = scale_arg(fn, s[5]);
+  a.temperature = temperature_arg(fn, s[6]);
   within_float32(fn, "scale / temperature", std::fabs(double(a.scale)) / double(a.temperature));
-  a.causal = opts["causal"].as<bool>();
+  a.causal = s[7] != 0;
   if (a.causal && a.S < a.T) fail(fn, ": causal attention needs S >= T (got S=", a.S, ", T=", a.T, ")");
-  r.q = floats(fn, "q", q, elements(fn, {a.T, a.H, a.D}), dims("T", a.T, "heads", a.H, "d", a.D));
-  r.k = floats(fn, "k", k, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
-  r.v = floats(fn, "v", v, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+  floats_into(r.q, fn, "q", q, elements(fn, {a.T, a.H, a.D}), dims("T", a.T, "heads", a.H, "d", a.D));
+  floats_into(r.k, fn, "k", k, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+  floats_into(r.v, fn, "v", v, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
   scores_within_float32(fn, r.q, r.k, a.D, std::fabs(double(a.scale)) / double(a.temperature), false);
   within_float32(fn, "a sum of weights times v", worst_sum(a.S, 1, max_abs(r.v)));
-  r.mask = mask_arg(fn, opts["mask"], elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
-  return r;
+  r.mask = mask_arg(fn, mask, elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
 }
 
 }  // namespace lookback::bind

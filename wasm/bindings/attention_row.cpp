@@ -14,13 +14,14 @@ val doubles(const std::vector<double>& x) {
   return val::global("Float64Array").new_(emscripten::typed_memory_view(x.size(), x.data()));
 }
 
-// opts: as attention's, plus { head, query }.
-val attention_row_js(val q, val k, val v, val opts) {
+// shape and mask: as attention's; head and query pick the row.
+val attention_row_js(val q, val k, val v, val shape, val mask, double head, double query) {
   return guarded([&] {
     const char* fn = "attentionRow";
-    const AttentionArgs x = attention_args(fn, q, k, v, opts);
-    const int h = int_arg(fn, "head", opts["head"].as<double>(), 0, x.shape.H - 1);
-    const int t = int_arg(fn, "query", opts["query"].as<double>(), 0, x.shape.T - 1);
+    AttentionArgs x;
+    attention_args(x, fn, q, k, v, shape, mask);
+    const int h = int_arg(fn, "head", head, 0, x.shape.H - 1);
+    const int t = int_arg(fn, "query", query, 0, x.shape.T - 1);
     AttentionRow row;
     const bool sees = attention_row_ref(x.q.data(), x.k.data(), x.v.data(), x.shape,
                                         x.mask.empty() ? nullptr : x.mask.data(), h, t, row);

@@ -77,13 +77,16 @@ val blend_js(val w, val v, double T_, double S_, double H_, double D_) {
   });
 }
 
-val attention_js(val q, val k, val v, val opts) {
+val attention_js(val q, val k, val v, val shape, val mask, bool want) {
   return guarded([&] {
     const char* fn = "attention";
-    const AttentionArgs x = attention_args(fn, q, k, v, opts);
+    // the call's buffers, kept for the next call (the module runs one call at a time)
+    static AttentionArgs x;
+    static std::vector<float> out, w;
+    attention_args(x, fn, q, k, v, shape, mask);
     const AttentionShape& a = x.shape;
-    const bool want = opts["weights"].as<bool>();
-    std::vector<float> out(elements(fn, {a.T, a.H, a.D})), w(want ? elements(fn, {a.H, a.T, a.S}) : 0);
+    out.resize(elements(fn, {a.T, a.H, a.D}));
+    w.resize(want ? elements(fn, {a.H, a.T, a.S}) : 0);
     const int empty = lookback::attention_split(x.q.data(), x.k.data(), x.v.data(), out.data(), want ? w.data() : nullptr,
                                           a, x.mask.empty() ? nullptr : x.mask.data());
     val r = val::object();

@@ -4,13 +4,15 @@
 // the layout of a B panel, so the blend Oᵀ = Vᵀ·P reads it unchanged, and the softmax runs down the keys with
 // the NR queries across SIMD lanes. Only keys some query of the block may see are computed (the causal half
 // is skipped, not computed and discarded). Without a weights output the 1/sum is applied to the D outputs.
-// Grouped heads (Hkv < H) share the packed key/value head. Not here: projections, positions or caching.
+// Grouped heads (Hkv < H) share the packed key/value head. One or two queries (decoding) go to attention_few.cpp
+// instead. Not here: projections, positions or caching.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <vector>
 
+#include "kernels/attention_few.hpp"
 #include "kernels/simd.hpp"
 #include "lookback/kernels.hpp"
 
@@ -110,6 +112,7 @@ void store_transposed(const float* tile, int n, int nq, const float* inv, float*
 
 int attention(const float* q, const float* k, const float* v, float* out, float* weights,
               const AttentionShape& a, const std::uint8_t* mask) {
+  if (a.T <= kFewQueries) return attention_few(q, k, v, out, weights, a, mask);  // decoding: no packing
   const Dense ld(a);
   const int group = a.H / a.Hkv, off = a.S - a.T, D = a.D, S = a.S, T = a.T;
   const float scale = a.scale / a.temperature, ninf = -std::numeric_limits<float>::infinity();

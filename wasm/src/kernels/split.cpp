@@ -52,7 +52,8 @@ int attention_split(const float* q, const float* k, const float* v, float* out, 
                     const AttentionShape& a, const std::uint8_t* mask) {
   const int group = a.Hkv > 0 ? a.H / a.Hkv : 1;
   const double per_head = double(a.T) * a.S * a.D * 2;
-  const int parts = (a.Hkv <= 0 || a.H % a.Hkv) ? 1 : parts_for(a.H, 1, per_head);
+  // one part per query head (when worth splitting at all), so that threads share the heads out evenly
+  const int parts = (a.Hkv <= 0 || a.H % a.Hkv || a.H > 64 || parts_for(a.H, 1, per_head) <= 1) ? 1 : a.H;
   if (parts <= 1) return attention(q, k, v, out, weights, a, mask);
   const int ldq = a.ldq ? a.ldq : a.H * a.D, ldk = a.ldk ? a.ldk : a.Hkv * a.D, ldv = a.ldv ? a.ldv : a.Hkv * a.D,
             ldo = a.ldo ? a.ldo : a.H * a.D;

@@ -1,7 +1,8 @@
-// The thread pool of lookback/threads.hpp. Each call is one job: the caller publishes it (a new generation),
-// workers take parts from a shared counter, and the caller waits until every worker has seen the job through,
-// so that no worker touches a job after its call returned. Between jobs a worker spins for a while (decoding
-// calls come back to back), then sleeps on a condition variable. Not here: splitting kernels (split.cpp).
+// The thread pool of lookback/threads.hpp. Each call is one job: the caller publishes it (a new ticket), then
+// the caller and any worker awake take its parts one at a time, and the caller returns when every part has
+// finished. The caller never waits for a worker to wake: a sleeping worker costs nothing but the wake-up call,
+// and one that wakes late finds every part taken. Between jobs a worker spins for a while (decoding calls come
+// back to back), then sleeps on a condition variable. Not here: splitting kernels (split.cpp).
 #include "lookback/threads.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #define LOOKBACK_POOL 1
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -23,41 +25,56 @@ namespace lookback {
 #if LOOKBACK_POOL
 namespace {
 
-constexpr int kSpins = 1 << 17;  // checks of the generation before a worker sleeps
+constexpr int kSpins = 1 << 18;  // checks for a new job before a worker sleeps
+
+// The job ticket: generation (24 bits) | parts (20 bits) | next part to take (20 bits). A thread takes a part
+// by advancing `next` with a compare-and-swap on the whole ticket, so it can only take a part of the job whose
+// generation it saw; once every part is taken, a late thread finds nothing and leaves.
+using Ticket = std::uint64_t;
+constexpr Ticket kField = (Ticket(1) << 20) - 1;
+constexpr unsigned generation_of(Ticket t) { return unsigned(t >> 40); }
+constexpr int parts_of(Ticket t) { return int((t >> 20) & kField); }
+constexpr int next_of(Ticket t) { return int(t & kField); }
 
 struct Pool {
   std::vector<std::thread> threads;
   std::mutex mutex;
   std::condition_variable wake;
-  std::atomic<unsigned> generation{0};
+  std::atomic<Ticket> ticket{0};
   std::atomic<int> sleepers{0};
-  std::atomic<int> finished{0};  // workers done with the current job
-  std::atomic<int> next{0};      // next part to take
-  bool stop = false;             // guarded by mutex
-  int parts = 0;                 // the current job, written before its generation is published
-  PartFn part = nullptr;
+  std::atomic<int> completed{0};  // parts of the current job finished
+  std::atomic<bool> stop{false};
+  PartFn part = nullptr;  // the current job, written before its ticket is published
   void* context = nullptr;
 
-  void take_parts() {
-    for (int p; (p = next.fetch_add(1, std::memory_order_relaxed)) < parts;) part(p, context);
+  // Takes and runs parts of job `generation` until none is left.
+  void take_parts(unsigned generation) {
+    Ticket t = ticket.load(std::memory_order_acquire);
+    while (generation_of(t) == generation && next_of(t) < parts_of(t)) {
+      if (!ticket.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+      part(next_of(t), context);
+      completed.fetch_add(1, std::memory_order_release);
+      t = ticket.load(std::memory_order_acquire);
+    }
   }
 
-  // `seen`: the generation when the thread was started (read by the starter, so no job is missed)
+  // `seen`: the generation when the thread was started
   void worker(unsigned seen) {
     for (;;) {
-      unsigned g = generation.load(std::memory_order_acquire);
-      for (int spin = 0; g == seen && spin < kSpins; ++spin) g = generation.load(std::memory_order_acquire);
+      unsigned g = generation_of(ticket.load(std::memory_order_acquire));
+      for (int spin = 0; g == seen && spin < kSpins && !stop.load(std::memory_order_relaxed); ++spin)
+        g = generation_of(ticket.load(std::memory_order_acquire));
       if (g == seen) {
         std::unique_lock<std::mutex> lock(mutex);
         sleepers.fetch_add(1);
-        wake.wait(lock, [&] { return stop || generation.load() != seen; });
+        wake.wait(lock, [&] { return stop.load() || generation_of(ticket.load()) != seen; });
         sleepers.fetch_sub(1);
-        if (stop) return;
-        g = generation.load();
+        if (stop.load()) return;
+        g = generation_of(ticket.load());
       }
+      if (stop.load()) return;
       seen = g;
-      take_parts();
-      finished.fetch_add(1, std::memory_order_release);
+      take_parts(g);
     }
   }
 
@@ -65,7 +82,7 @@ struct Pool {
   // only as many as its preloaded pool holds).
   void start(int workers) {
     try {
-      const unsigned g = generation.load();
+      const unsigned g = generation_of(ticket.load());
       for (int i = 0; i < workers; ++i) threads.emplace_back([this, g] { worker(g); });
     } catch (const std::system_error&) {
     }
@@ -74,26 +91,27 @@ struct Pool {
   void halt() {
     {
       std::lock_guard<std::mutex> lock(mutex);
-      stop = true;
+      stop.store(true);
     }
     wake.notify_all();
     for (auto& t : threads) t.join();
     threads.clear();
-    stop = false;
+    stop.store(false);
   }
 
+  // Publishes the job, wakes sleeping workers, takes parts too, and returns once every part has finished
+  // (whoever ran it: a worker that wakes late finds the job done and leaves it alone).
   void run(int n, PartFn fn, void* ctx) {
-    parts = n, part = fn, context = ctx;
-    next.store(0, std::memory_order_relaxed);
-    finished.store(0, std::memory_order_relaxed);
-    generation.fetch_add(1);  // publishes the job (sequentially consistent, read against sleepers below)
+    part = fn, context = ctx;
+    completed.store(0, std::memory_order_relaxed);
+    const unsigned g = (generation_of(ticket.load()) + 1) & ((1u << 24) - 1);
+    ticket.store((Ticket(g) << 40) | (Ticket(n) << 20));  // sequentially consistent, read against sleepers below
     if (sleepers.load() > 0) {
       { std::lock_guard<std::mutex> lock(mutex); }
       wake.notify_all();
     }
-    take_parts();
-    const int workers = int(threads.size());
-    while (finished.load(std::memory_order_acquire) < workers) {
+    take_parts(g);
+    while (completed.load(std::memory_order_acquire) < n) {
     }
   }
 };
@@ -120,26 +138,25 @@ int thread_count() { return int(pool().threads.size()) + 1; }
 
 void run_parts(int parts, PartFn part, void* context) {
   Pool& p = pool();
-  if (parts <= 1 || in_part || p.threads.empty()) {
+  if (parts <= 1 || in_part || p.threads.empty() || parts > int(kField)) {
     for (int i = 0; i < parts; ++i) part(i, context);
     return;
   }
-  struct Guard {
-    Guard() { in_part = true; }
-    ~Guard() { in_part = false; }
-  } guard;
-  // the workers run parts with in_part set by the wrapper below, so nested calls stay on their thread
+  // every part runs with in_part set (on the caller and on the workers), so nested calls stay on their thread
   struct Wrapped {
     PartFn part;
     void* context;
   } w{part, context};
+  const bool was = in_part;
+  in_part = true;
   p.run(parts, [](int i, void* c) {
     auto* x = static_cast<Wrapped*>(c);
-    const bool was = in_part;
+    const bool outer = in_part;
     in_part = true;
     x->part(i, x->context);
-    in_part = was;
+    in_part = outer;
   }, &w);
+  in_part = was;
 }
 
 #else  // the one-thread WebAssembly module

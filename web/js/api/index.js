@@ -123,16 +123,15 @@ function checked(result) {
   return result;
 }
 
-// The options of an attention call (plus `extra` ones), with `shape`: what the bindings read for every such call.
+// The options of an attention call (plus `extra` ones), with what the bindings read for every such call:
+// `shape` (a Float64Array [T, S, heads, kvHeads, d, scale, temperature, causal]) and `mask` (bytes or null).
 function attentionOptions(fn, opts, extra) {
   const o = options(fn, opts, {
     T: REQUIRED, S: NUMBER, heads: 1, kvHeads: NUMBER, d: REQUIRED, causal: false, mask: null,
     scale: true, temperature: 1, ...extra,
   }, ['scale']);
-  o.shape = {
-    T: o.T, S: o.S ?? o.T, heads: o.heads, kvHeads: o.kvHeads ?? o.heads, d: o.d,
-    scale: scaleFor(fn, o.scale, o.d), temperature: o.temperature, causal: !!o.causal, mask: u8(o.mask),
-  };
+  o.shape = Float64Array.of(o.T, o.S ?? o.T, o.heads, o.kvHeads ?? o.heads, o.d, scaleFor(fn, o.scale, o.d), o.temperature, o.causal ? 1 : 0);
+  o.mask = u8(o.mask);
   return o;
 }
 
@@ -177,14 +176,14 @@ function makeApi(M, base, threads) {
 
     attention(q, k, v, opts) {
       const o = attentionOptions('attention', opts, { weights: true });
-      return checked(M.attention(...attentionArrays('attention', q, k, v), { ...o.shape, weights: !!o.weights }));
+      return checked(M.attention(...attentionArrays('attention', q, k, v), o.shape, o.mask, !!o.weights));
     },
 
     /** one (head, query) row of the scalar reference attention with every intermediate (float64): score
      * (-Infinity where hidden), max, e = exp(score - max), sum, weight, out; sees = false if nothing is visible */
     attentionRow(q, k, v, opts) {
       const o = attentionOptions('attentionRow', opts, { head: 0, query: REQUIRED });
-      return checked(M.attentionRow(...attentionArrays('attentionRow', q, k, v), { ...o.shape, head: o.head, query: o.query }));
+      return checked(M.attentionRow(...attentionArrays('attentionRow', q, k, v), o.shape, o.mask, o.head, o.query));
     },
 
     gemm(a, b, opts) {
