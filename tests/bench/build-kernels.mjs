@@ -14,7 +14,8 @@ const out = `${root}.build/bench`;
 export function buildKernelModule({ flags = [], dir = out } = {}) {
   const kernelDir = `${root}wasm/src/kernels`;
   // only what the entry points use, so that other kernels' dependencies never matter here
-  const sources = [`${root}tests/bench/kernels.cpp`, `${kernelDir}/gemm.cpp`, `${kernelDir}/attention.cpp`, `${kernelDir}/dot.cpp`];
+  const sources = [`${root}tests/bench/kernels.cpp`, `${kernelDir}/gemm.cpp`, `${kernelDir}/attention.cpp`,
+    `${kernelDir}/attention_few.cpp`, `${kernelDir}/dot.cpp`];
   const deps = [...sources, `${root}wasm/include/lookback/kernels.hpp`,
     ...readdirSync(kernelDir).filter((f) => f.endsWith('.hpp')).map((f) => `${kernelDir}/${f}`)];
   mkdirSync(dir, { recursive: true });
