@@ -46,11 +46,13 @@ struct Matrix {
   void run(Format f, bool fast, const float* x, int M, float* y, bool acc, int ldx, int ldy) const {
     switch (f) {
       case Format::f32:
-        return (fast ? matvec : matvec_ref)(x, M, K, w.data(), N, y, acc, ldx, ldy);
+        return fast ? matvec(x, M, K, w.data(), N, y, acc, ldx, ldy) : matvec_ref(x, M, K, w.data(), N, y, acc, ldx, ldy);
       case Format::f16:
-        return (fast ? matvec_f16 : matvec_f16_ref)(x, M, K, h.data(), N, y, acc, ldx, ldy);
+        return fast ? matvec_f16(x, M, K, h.data(), N, y, acc, ldx, ldy)
+                    : matvec_f16_ref(x, M, K, h.data(), N, y, acc, ldx, ldy);
       case Format::q8:
-        return (fast ? matvec_q8 : matvec_q8_ref)(x, M, K, q.data(), scale.data(), N, y, acc, ldx, ldy);
+        return fast ? matvec_q8(x, M, K, q.data(), scale.data(), N, y, acc, ldx, ldy)
+                    : matvec_q8_ref(x, M, K, q.data(), scale.data(), N, y, acc, ldx, ldy);
     }
   }
   // closeness of fast against ref on x [M, ldx = K + 3] into y [M, ldy = N + 2] starting at 0.5
@@ -161,4 +163,38 @@ TEST_CASE("matvec (float32) agrees with linear() for the decoding shapes") {
     linear(x.data(), T, K, w.data(), N, y2.data(), false);
     CHECK(closeness(y1, y2, 1e-5, 1e-5) <= 1.0);
   }
+}
+
+TEST_CASE("matrix-vector products one weight row at a time (stream) match the references in every format") {
+  Rng rng(31);
+  for (int M : {1, 2, 8})
+    for (int K : widths())
+      for (int N : {1, 3, 4, 5, 17}) {
+        const int ldx = K + 2, ldy = N + 1;
+        const auto W = rng.vec(std::size_t(N) * K), x = rng.vec(std::size_t(M) * ldx, -3, 3);
+        const auto y0 = rng.vec(std::size_t(M) * ldy);
+        std::vector<std::uint16_t> h(W.size());
+        for (std::size_t i = 0; i < W.size(); ++i) h[i] = float_to_half(W[i]);
+        std::vector<std::int8_t> q(std::size_t(N) * q8_blocks(K) * kQ8Block);
+        std::vector<float> scale(std::size_t(N) * q8_blocks(K));
+        quantize_q8(W.data(), N, K, q.data(), scale.data());
+        for (bool acc : {false, true}) {
+          INFO("M=" << M << " K=" << K << " N=" << N << " acc=" << acc);
+          std::vector<float> a = y0, b = y0;
+          matvec(x.data(), M, K, W.data(), N, a.data(), acc, ldx, ldy, true);
+          matvec_ref(x.data(), M, K, W.data(), N, b.data(), acc, ldx, ldy);
+          CHECK(closeness(a, b, 1e-5, 1e-4) <= 1.0);
+          a = y0, b = y0;
+          matvec_f16(x.data(), M, K, h.data(), N, a.data(), acc, ldx, ldy, true);
+          matvec_f16_ref(x.data(), M, K, h.data(), N, b.data(), acc, ldx, ldy);
+          CHECK(closeness(a, b, 1e-5, 1e-4) <= 1.0);
+          a = y0, b = y0;  // the stream order gives the four-row kernel's values exactly (same sums per row)
+          std::vector<float> c = y0;
+          matvec_q8(x.data(), M, K, q.data(), scale.data(), N, a.data(), acc, ldx, ldy, true);
+          matvec_q8(x.data(), M, K, q.data(), scale.data(), N, c.data(), acc, ldx, ldy, false);
+          matvec_q8_ref(x.data(), M, K, q.data(), scale.data(), N, b.data(), acc, ldx, ldy);
+          CHECK(closeness(a, b, 1e-4, 1e-3) <= 1.0);
+          CHECK(closeness(a, c, 0, 0) <= 1.0);
+        }
+      }
 }

@@ -22,10 +22,10 @@ void gemm_packed_split(int M, int N, int K, const float* A, int lda, const float
                        bool accumulate);
 // matvec, matvec_f16, matvec_q8 (matvec.hpp) with the weight rows divided among the threads.
 void matvec_split(const float* x, int M, int K, const float* W, int N, float* y, bool accumulate, int ldx = 0,
-                  int ldy = 0);
+                  int ldy = 0, bool stream = false);
 void matvec_f16_split(const float* x, int M, int K, const std::uint16_t* W, int N, float* y, bool accumulate,
-                      int ldx = 0, int ldy = 0);
+                      int ldx = 0, int ldy = 0, bool stream = false);
 void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, const float* scale, int N, float* y,
-                     bool accumulate, int ldx = 0, int ldy = 0);
+                     bool accumulate, int ldx = 0, int ldy = 0, bool stream = false);
 
 }  // namespace lookback

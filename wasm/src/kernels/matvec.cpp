@@ -1,7 +1,7 @@
 // Matrix-vector product on float32 weights, y[M,N] (+)= x[M,K] · W[N,K]ᵀ for few rows of x: four weight rows
 // at a time, each with two vector accumulators, while every row of x passes over them (so each weight
 // comes from memory once and from cache for the other rows). Not here: other weight formats (matvec_f16.cpp,
-// matvec_q8.cpp), many rows (gemm.cpp).
+// matvec_q8.cpp), many rows (gemm.cpp). With `stream`, one weight row at a time (for weights from memory).
 #include "kernels/simd.hpp"
 #include "lookback/matvec.hpp"
 
@@ -35,11 +35,40 @@ void rows_dot(const float* x, int K, const float* Wr, float* y, bool acc) {
   }
 }
 
+// W·x for one weight row, four accumulators of a vector each.
+float row_dot(const float* x, int K, const float* Wr) {
+  batch a0(0.0f), a1(0.0f), a2(0.0f), a3(0.0f);
+  int k = 0;
+  for (; k + 4 * W <= K; k += 4 * W) {
+    a0 = xsimd::fma(simd::load(Wr + k), simd::load(x + k), a0);
+    a1 = xsimd::fma(simd::load(Wr + k + W), simd::load(x + k + W), a1);
+    a2 = xsimd::fma(simd::load(Wr + k + 2 * W), simd::load(x + k + 2 * W), a2);
+    a3 = xsimd::fma(simd::load(Wr + k + 3 * W), simd::load(x + k + 3 * W), a3);
+  }
+  for (; k + W <= K; k += W) a0 = xsimd::fma(simd::load(Wr + k), simd::load(x + k), a0);
+  float s = simd::sum((a0 + a1) + (a2 + a3));
+  for (; k < K; ++k) s += Wr[k] * x[k];
+  return s;
+}
+
+// One weight row at a time (matvec with stream).
+void matvec_rows(const float* x, int M, int K, const float* Wt, int N, float* y, bool acc, int ldx, int ldy) {
+  for (int n = 0; n < N; ++n) {
+    const float* Wn = Wt + std::size_t(n) * K;
+    for (int m = 0; m < M; ++m) {
+      const float s = row_dot(x + std::size_t(m) * ldx, K, Wn);
+      float& out = y[std::size_t(m) * ldy + n];
+      out = acc ? out + s : s;
+    }
+  }
+}
+
 }  // namespace
 
-void matvec(const float* x, int M, int K, const float* Wt, int N, float* y, bool acc, int ldx, int ldy) {
+void matvec(const float* x, int M, int K, const float* Wt, int N, float* y, bool acc, int ldx, int ldy, bool stream) {
   if (!ldx) ldx = K;
   if (!ldy) ldy = N;
+  if (stream) return matvec_rows(x, M, K, Wt, N, y, acc, ldx, ldy);
   int n = 0;
   for (; n + 4 <= N; n += 4)
     for (int m = 0; m < M; ++m) rows_dot<4>(x + std::size_t(m) * ldx, K, Wt + std::size_t(n) * K, y + std::size_t(m) * ldy + n, acc);

@@ -88,7 +88,8 @@ bool prepare_x(const float* x, int K, float* xp) {
 
 }  // namespace
 
-void matvec_f16(const float* x, int M, int K, const std::uint16_t* Wt, int N, float* y, bool acc, int ldx, int ldy) {
+void matvec_f16(const float* x, int M, int K, const std::uint16_t* Wt, int N, float* y, bool acc, int ldx, int ldy,
+                bool stream) {
   if (!ldx) ldx = K;
   if (!ldy) ldy = N;
   if (M <= 0 || N <= 0) return;
@@ -112,6 +113,8 @@ void matvec_f16(const float* x, int M, int K, const std::uint16_t* Wt, int N, fl
     }
   };
   int n = 0;
+  if (stream)  // one weight row at a time (lookback/matvec.hpp)
+    for (; n < N; ++n) group(n, 1);
   for (; n + 4 <= N; n += 4) group(n, 4);
   if (n < N) group(n, N - n);
 }

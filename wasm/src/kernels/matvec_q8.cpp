@@ -78,7 +78,7 @@ void rows_dot(const std::int16_t* xq, const float* xs, int Kb, const std::int8_t
 }  // namespace
 
 void matvec_q8(const float* x, int M, int K, const std::int8_t* q, const float* scale, int N, float* y, bool acc,
-               int ldx, int ldy) {
+               int ldx, int ldy, bool stream) {
   if (!ldx) ldx = K;
   if (!ldy) ldy = N;
   if (M <= 0 || N <= 0) return;
@@ -110,6 +110,8 @@ void matvec_q8(const float* x, int M, int K, const std::int8_t* q, const float* 
     }
   };
   int n = 0;
+  if (stream)  // one weight row at a time (lookback/matvec.hpp)
+    for (; n < N; ++n) group(n, 1);
   for (; n + 4 <= N; n += 4) group(n, 4);
   if (n < N) group(n, N - n);
 }

@@ -97,31 +97,32 @@ void gemm_packed_split(int M, int N, int K, const float* A, int lda, const float
   });
 }
 
-void matvec_split(const float* x, int M, int K, const float* W, int N, float* y, bool acc, int ldx, int ldy) {
+void matvec_split(const float* x, int M, int K, const float* W, int N, float* y, bool acc, int ldx, int ldy,
+                  bool stream) {
   if (!ldx) ldx = K;
   if (!ldy) ldy = N;
   split(N, 4, double(M) * K, [&](int n0, int n1) {
-    matvec(x, M, K, W + std::size_t(n0) * K, n1 - n0, y + n0, acc, ldx, ldy);
+    matvec(x, M, K, W + std::size_t(n0) * K, n1 - n0, y + n0, acc, ldx, ldy, stream);
   });
 }
 
 void matvec_f16_split(const float* x, int M, int K, const std::uint16_t* W, int N, float* y, bool acc, int ldx,
-                      int ldy) {
+                      int ldy, bool stream) {
   if (!ldx) ldx = K;
   if (!ldy) ldy = N;
   split(N, 4, double(M) * K, [&](int n0, int n1) {
-    matvec_f16(x, M, K, W + std::size_t(n0) * K, n1 - n0, y + n0, acc, ldx, ldy);
+    matvec_f16(x, M, K, W + std::size_t(n0) * K, n1 - n0, y + n0, acc, ldx, ldy, stream);
   });
 }
 
 void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, const float* scale, int N, float* y,
-                     bool acc, int ldx, int ldy) {
+                     bool acc, int ldx, int ldy, bool stream) {
   if (!ldx) ldx = K;
   if (!ldy) ldy = N;
   const std::size_t Kb = std::size_t(q8_blocks(K));
   split(N, 4, double(M) * K, [&](int n0, int n1) {
     matvec_q8(x, M, K, q + std::size_t(n0) * Kb * kQ8Block, scale + std::size_t(n0) * Kb, n1 - n0, y + n0, acc,
-              ldx, ldy);
+              ldx, ldy, stream);
   });
 }
 

@@ -51,9 +51,9 @@ void apply(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, 
   if (!ldy) ldy = W.N;
   if (T <= kMatvecRows) {
     switch (W.format) {
-      case WeightFormat::f32: return matvec_split(x, T, W.K, W.f32, W.N, y, acc, ldx, ldy);
-      case WeightFormat::f16: return matvec_f16_split(x, T, W.K, W.f16, W.N, y, acc, ldx, ldy);
-      case WeightFormat::q8: return matvec_q8_split(x, T, W.K, W.q8, W.scale, W.N, y, acc, ldx, ldy);
+      case WeightFormat::f32: return matvec_split(x, T, W.K, W.f32, W.N, y, acc, ldx, ldy, W.stream);
+      case WeightFormat::f16: return matvec_f16_split(x, T, W.K, W.f16, W.N, y, acc, ldx, ldy, W.stream);
+      case WeightFormat::q8: return matvec_q8_split(x, T, W.K, W.q8, W.scale, W.N, y, acc, ldx, ldy, W.stream);
     }
   }
   if (W.format == WeightFormat::f32) return gemm_nt_split(T, W.N, W.K, x, ldx, W.f32, W.K, y, ldy, acc);
@@ -130,6 +130,7 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
   }
   put(classifier_, w.classifier(), c.vocab_size, C);
   for (const Pending& p : pending) {
+    p.m->stream = bytes_ > kStreamBytes;
     if (format_ == WeightFormat::f16) p.m->f16 = f16_.data() + p.at;
     if (format_ == WeightFormat::q8) p.m->q8 = q8_.data() + p.at, p.m->scale = scale_.data() + p.scale_at;
   }

@@ -27,7 +27,12 @@ struct Matrix {
   const std::uint16_t* f16 = nullptr; // [N, K] halves
   const std::int8_t* q8 = nullptr;    // [N, Kb*32]
   const float* scale = nullptr;       // [N, Kb]
+  bool stream = false;                // few-row products read one weight row at a time (lookback/matvec.hpp)
 };
+
+// Matrices above this many bytes in all (in their format) do not stay in cache between decoding steps: their
+// few-row products stream one weight row at a time.
+constexpr std::size_t kStreamBytes = std::size_t(16) << 20;
 
 // y[T,N] (+)= x[T,K] · Wᵀ (row strides ldx, ldy; 0 = dense). Up to kMatvecRows rows read each weight once
 // (matvec kernels); more rows go through the packed GEMM (compact formats: a chunk of rows at a time is
