@@ -5,13 +5,16 @@
 // forward per token, so its prefill rate is its decoding rate). Models: Sprout, stories260K (when ../shared is beside the checkout) and
 // random-weight llama2.c checkpoints of the stories15M/42M/110M shapes, written at bench time by lookback's own
 // writer (randomWeights with format 'llama2c'; never committed). Peers run interleaved round by round in this
-// process, one thread each. Also: greedy-token agreement of run.c and lookback on stories260K, and the
+// process, one thread each. onnxruntime-web runs each llama2.c checkpoint as an ONNX graph built in code
+// (onnx-llama.mjs; prefill only: the graph has no cache). Also: greedy-token agreement of run.c, the graph and
+// lookback on stories260K, and the
 // accuracy cost of the compact formats (max |Δ logit| and greedy agreement over 256 steps against f32).
 // Not a test: figures are reported against the targets, never asserted (a wrong peer throws).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from '../../web/js/api/index.js';
 import { buildRunC, loadRunC } from './llama2c.mjs';
+import { llamaModel, onnxInputs } from './onnx-llama.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const STORIES = `${root}../shared/models/stories260K/`;
@@ -130,13 +133,13 @@ async function lookbackEntries(lb, m, formats, tag = '') {
 
 // Rounds over the entries, the order rotating; adds each entry's per-token samples (wall, cpu) to `samples`
 // under "backend|measure".
-function interleave(entries, rounds, samples) {
-  for (const e of entries) e.run();  // warm-up
+async function interleave(entries, rounds, samples) {
+  for (const e of entries) await e.run();  // warm-up
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < entries.length; i++) {
       const e = entries[(i + r) % entries.length];
       const c0 = cpuMs(), t0 = performance.now();
-      const n = e.run();
+      const n = await e.run();
       const key = `${e.backend}|${e.measure}`;
       samples[key] ??= { backend: e.backend, measure: e.measure, wall: [], cpu: [] };
       samples[key].wall.push((performance.now() - t0) / n);
@@ -177,6 +180,39 @@ function accuracy(handles) {
   return out;
 }
 
+// onnxruntime-web (one thread) on the checkpoint as an ONNX graph built in code (onnx-llama.mjs).
+async function ortLlama(checkpoint) {
+  const ort = await import('onnxruntime-web');
+  ort.env.wasm.numThreads = 1;
+  const { bytes, config } = llamaModel(checkpoint);
+  return { ort, config, session: await ort.InferenceSession.create(bytes) };
+}
+
+// The graph against lookback f32: max |Δ logit| at the last position of a 64-token prompt, and (when `greedy`)
+// how many of 128 greedy steps agree (the graph reruns the whole text for each token: it has no cache).
+async function ortCheck({ ort, session, config }, model, greedy) {
+  const ids = prompts(config.V, 1, 64)[0];
+  const out = (await session.run(onnxInputs(ort, ids, config))).logits.data;
+  const f = model.forward(ids).logits.subarray(63 * config.V, 64 * config.V);
+  let diff = 0, range = 0;
+  for (let v = 0; v < config.V; v++) diff = Math.max(diff, Math.abs(out[v] - f[v])), range = Math.max(range, Math.abs(f[v]));
+  const r = { max_abs_logit_diff: diff, logit_range: range };
+  if (greedy) {
+    const text = [1];
+    for (let s = 0; s < STEPS; s++) {
+      const l = (await session.run(onnxInputs(ort, text, config))).logits.data;
+      let b = 0;
+      for (let v = 1; v < config.V; v++) if (l[v] > l[b]) b = v;
+      text.push(b);
+    }
+    const g = Array.from(model.generate([1], { maxTokens: STEPS, temperature: 0 }).ids);
+    let same = 0;
+    while (same < g.length && g[same] === text[same + 1]) same++;
+    Object.assign(r, { greedy_same: same, greedy_steps: g.length });
+  }
+  return r;
+}
+
 // Models above this many parameters load one weight format at a time (three at once would not fit the
 // module's 2 GB heap at the 110M shape); run.c then runs in the rounds of each.
 const ONE_FORMAT_AT_A_TIME = 50e6;
@@ -196,6 +232,29 @@ async function benchModel(lb, lbThreads, m, runcPath, rounds) {
     // decoding rate (and is not timed separately)
     peer.push({ backend: 'run.c', measure: 'decode', run: () => (runc.greedy(1, STEPS), STEPS) });
   }
+  let ortSession = null, ortAgreement = null;
+  if (m.checkpoint) {
+    try {
+      const t0 = performance.now();
+      ortSession = await ortLlama(m.checkpoint);
+      load['ort-web'] = performance.now() - t0;
+    } catch (e) {
+      ortSession = null;
+      load['ort-web (failed)'] = 0;
+      console.log(`bench: ${m.name}: the onnxruntime-web graph did not run (${e.message})`);
+    }
+  }
+  if (ortSession) {
+    for (const T of PREFILL) {
+      if (T > ortSession.config.seqLen) continue;
+      const p = prompts(ortSession.config.V, 1, T).map((ids) => onnxInputs(ortSession.ort, ids, ortSession.config));
+      let i = 0;
+      peer.push({ backend: 'ort-web', measure: `prefill ${T}`, run: async () => {
+        await ortSession.session.run(p[i++ % 2]);
+        return T;
+      } });
+    }
+  }
   const big = m.checkpoint && m.checkpoint.length / 4 > ONE_FORMAT_AT_A_TIME;
   let info = null, agreement = null, accuracyRows = null;
   for (const formats of big ? FORMATS.map((f) => [f]) : [FORMATS]) {
@@ -212,15 +271,17 @@ async function benchModel(lb, lbThreads, m, runcPath, rounds) {
       agreement = { same, lookback_steps: g.length, stop_reason: g.length < STEPS ? 'end mark' : 'max tokens', runc: r.slice(0, 24), lookback: g.slice(0, 24) };
     }
     if ((m.name === 'sprout' || m.name === 'stories260K') && handles.length === FORMATS.length) accuracyRows = accuracy(handles);
-    interleave([...peer, ...entries], rounds, samples);
+    if (ortSession && !ortAgreement) ortAgreement = await ortCheck(ortSession, handles[0], m.name === 'stories260K');
+    await interleave([...peer, ...entries], rounds, samples);
     for (const h of [...handles, ...threaded.handles]) h.dispose();
   }
   runc?.dispose();
+  await ortSession?.session.release();
   const cells = Object.values(samples).map((x) => ({ backend: x.backend, measure: x.measure, ms_per_token: median(x.wall),
     tok_s: 1000 / median(x.wall), cpu_tok_s: 1000 / median(x.cpu), samples_ms_per_token: x.wall, samples_cpu_ms_per_token: x.cpu }));
   const c = info.config;
   return { name: m.name, config: `${c.n_layers} layers x ${c.n_heads} heads, width ${c.dim}, hidden ${c.hidden_dim}, vocab ${c.vocab_size}`,
-    parameters: info.parameters, load_ms: load, one_format_at_a_time: big, cells, agreement, accuracy: accuracyRows };
+    parameters: info.parameters, load_ms: load, one_format_at_a_time: big, cells, agreement, ort: ortAgreement, accuracy: accuracyRows };
 }
 
 export async function benchDecode({ rounds = 3 } = {}) {
@@ -265,6 +326,8 @@ function decodeTargets(rows) {
       add(`decode ${row.name}, q8 vs run.c-wasm`, ['lookback q8', 'decode'], 1.8);
       add(`decode ${row.name}, f16 vs run.c-wasm`, ['lookback f16', 'decode'], 1.8);
       add(`prefill 128 ${row.name}, f32 vs run.c-wasm's 128 steps`, ['lookback f32', 'prefill 128', 'decode'], 4);
+      const a = cell(row, 'lookback f32', 'prefill 128'), o = cell(row, 'ort-web', 'prefill 128');
+      if (a && o) out.push({ name: `prefill 128 ${row.name}, f32 vs onnxruntime-web on the same graph`, value: a.tok_s / o.tok_s, cpu_value: a.cpu_tok_s / o.cpu_tok_s, target: 1.5, unit: 'x', met: a.tok_s / o.tok_s >= 1.5 });
     }
   }
   // the threaded module against the one-thread module: prefill 128 at the 15M-110M shapes (wall time)
@@ -288,11 +351,13 @@ export function printDecode({ rows }) {
     const peer = cell(r, 'run.c', 'decode');
     for (const backend of [...new Set(r.cells.map((c) => c.backend))]) {
       const f = (m) => cell(r, backend, m)?.tok_s.toFixed(0) ?? '-';
-      const d = cell(r, backend, 'decode');
-      const dec = `${f('decode')} (${d.cpu_tok_s.toFixed(0)})`;
+      const d = cell(r, backend, 'decode');  // none for the graph peer (no cache: it only prefills)
+      const dec = d ? `${f('decode')} (${d.cpu_tok_s.toFixed(0)})` : '-';
       console.log(`  ${r.name.padEnd(21)} ${backend.padEnd(21)} ${(r.load_ms[backend] ?? 0).toFixed(0).padStart(8)} ${dec.padStart(20)} ` +
-        `${f('prefill 128').padStart(19)} ${f('prefill 256').padStart(19)} ${peer ? `${(d.tok_s / peer.tok_s).toFixed(2)}x (${(d.cpu_tok_s / peer.cpu_tok_s).toFixed(2)}x)`.padStart(23) : ''}`);
+        `${f('prefill 128').padStart(19)} ${f('prefill 256').padStart(19)} ${peer && d ? `${(d.tok_s / peer.tok_s).toFixed(2)}x (${(d.cpu_tok_s / peer.cpu_tok_s).toFixed(2)}x)`.padStart(23) : ''}`);
     }
+    if (r.ort) console.log(`  ${r.name}: onnxruntime-web graph vs lookback f32: max |Δ logit| ${r.ort.max_abs_logit_diff.toExponential(2)} (logits up to ${r.ort.logit_range.toFixed(1)})` +
+      (r.ort.greedy_steps ? `; greedy tokens agree on the first ${r.ort.greedy_same} of ${r.ort.greedy_steps}` : ''));
     if (r.agreement) console.log(`  ${r.name}: greedy tokens of run.c and lookback f32 agree on the first ${r.agreement.same} of ${r.agreement.lookback_steps} (lookback stopped: ${r.agreement.stop_reason})`);
     for (const [f, a] of Object.entries(r.accuracy ?? {})) {
       console.log(`  ${r.name} ${f} vs f32: max |Δ logit| ${a.max_abs_logit_diff.toExponential(2)}, argmax agreement ${(100 * a.argmax_agreement).toFixed(1)}% of ${a.positions} positions, greedy identical for ${a.greedy_same_steps} of ${a.greedy_steps} steps`);
