@@ -1,6 +1,6 @@
-// The kernels of lookback/split.hpp: each divides its output into one part per thread (aligned to the kernel's
-// tiles, so every part computes its elements exactly as the whole call would) and calls the one-thread kernel on
-// each part. Calls under kMinWork multiply-adds per part are not split: waking a thread costs more.
+// The kernels of lookback/split.hpp: each divides its output into parts, one per thread (attention: one per query
+// head, which the threads share out), aligned to the kernel's tiles so that every part computes its elements
+// exactly as the whole call would, and calls the one-thread kernel on each part. Calls under kMinWork multiply-adds per part are not split: waking a thread costs more.
 // Not here: the pool (threads.cpp) or any arithmetic.
 #include "lookback/split.hpp"
 
