@@ -64,7 +64,7 @@ async function cores() {
 }
 
 // The threaded module when threads are wanted and possible (its pool: threads - 1 Workers), else the one-thread
-// module; the API's `threads` says which.
+// module; the API's threads() says which.
 async function start(base, wanted) {
   const n = wanted === 'auto' ? Math.min(8, await cores()) : wanted;
   if (n <= 1 || !canThread(base)) return makeApi(await instantiate(base), base, 1);
