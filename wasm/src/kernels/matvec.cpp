@@ -3,6 +3,7 @@
 // comes from memory once and from cache for the other rows). Not here: other weight formats (matvec_f16.cpp,
 // matvec_q8.cpp), many rows (gemm.cpp). With `stream`, one weight row at a time (for weights from memory).
 #include "kernels/simd.hpp"
+#include "lookback/kernels.hpp"
 #include "lookback/matvec.hpp"
 
 namespace lookback {
@@ -35,28 +36,12 @@ void rows_dot(const float* x, int K, const float* Wr, float* y, bool acc) {
   }
 }
 
-// W·x for one weight row, four accumulators of a vector each.
-float row_dot(const float* x, int K, const float* Wr) {
-  batch a0(0.0f), a1(0.0f), a2(0.0f), a3(0.0f);
-  int k = 0;
-  for (; k + 4 * W <= K; k += 4 * W) {
-    a0 = xsimd::fma(simd::load(Wr + k), simd::load(x + k), a0);
-    a1 = xsimd::fma(simd::load(Wr + k + W), simd::load(x + k + W), a1);
-    a2 = xsimd::fma(simd::load(Wr + k + 2 * W), simd::load(x + k + 2 * W), a2);
-    a3 = xsimd::fma(simd::load(Wr + k + 3 * W), simd::load(x + k + 3 * W), a3);
-  }
-  for (; k + W <= K; k += W) a0 = xsimd::fma(simd::load(Wr + k), simd::load(x + k), a0);
-  float s = simd::sum((a0 + a1) + (a2 + a3));
-  for (; k < K; ++k) s += Wr[k] * x[k];
-  return s;
-}
-
-// One weight row at a time (matvec with stream).
+// One weight row at a time (matvec with stream): each row's product is dot() (dot.cpp, four accumulators).
 void matvec_rows(const float* x, int M, int K, const float* Wt, int N, float* y, bool acc, int ldx, int ldy) {
   for (int n = 0; n < N; ++n) {
     const float* Wn = Wt + std::size_t(n) * K;
     for (int m = 0; m < M; ++m) {
-      const float s = row_dot(x + std::size_t(m) * ldx, K, Wn);
+      const float s = dot(x + std::size_t(m) * ldx, Wn, K);
       float& out = y[std::size_t(m) * ldy + n];
       out = acc ? out + s : s;
     }
