@@ -27,6 +27,9 @@ namespace {
 
 constexpr int kSpins = 1 << 18;  // checks for a new job before a worker sleeps
 
+// True on a thread running a part (the pool's workers always): a split call made there runs on that thread.
+thread_local bool in_part = false;
+
 // The job ticket: generation (24 bits) | parts (20 bits) | next part to take (20 bits). A thread takes a part
 // by advancing `next` with a compare-and-swap on the whole ticket, so it can only take a part of the job whose
 // generation it saw; once every part is taken, a late thread finds nothing and leaves.
@@ -60,6 +63,7 @@ struct Pool {
 
   // `seen`: the generation when the thread was started
   void worker(unsigned seen) {
+    in_part = true;
     for (;;) {
       unsigned g = generation_of(ticket.load(std::memory_order_acquire));
       for (int spin = 0; g == seen && spin < kSpins && !stop.load(std::memory_order_relaxed); ++spin)
@@ -121,8 +125,6 @@ Pool& pool() {
   return *p;
 }
 
-thread_local bool in_part = false;
-
 }  // namespace
 
 int set_threads(int n) {
@@ -142,21 +144,9 @@ void run_parts(int parts, PartFn part, void* context) {
     for (int i = 0; i < parts; ++i) part(i, context);
     return;
   }
-  // every part runs with in_part set (on the caller and on the workers), so nested calls stay on their thread
-  struct Wrapped {
-    PartFn part;
-    void* context;
-  } w{part, context};
-  const bool was = in_part;
-  in_part = true;
-  p.run(parts, [](int i, void* c) {
-    auto* x = static_cast<Wrapped*>(c);
-    const bool outer = in_part;
-    in_part = true;
-    x->part(i, x->context);
-    in_part = outer;
-  }, &w);
-  in_part = was;
+  in_part = true;  // as on the workers: a split call inside a part runs on its thread
+  p.run(parts, part, context);
+  in_part = false;
 }
 
 #else  // the one-thread WebAssembly module
