@@ -18,11 +18,14 @@ const SAMPLER = `${root}shared/models/stories260K`;  // the llama2.c model the m
 
 // Everything that decides the weights. Changing any value retrains from scratch (the stamp differs).
 export const RECIPE = {
-  corpus_seed: 1, train_stories: 200000, validation_stories: 2000, vocab: 2048,
+  corpus_seed: 1, train_stories: 200000, validation_stories: 2000, vocab: 3072,
   // Stories sampled from llama2.c's stories260K (shared/models/stories260K), one after every `every` generated
   // training stories: plain TinyStories-like phrasing beside the generator's structure. The tokenizer counts them.
   samples: { stories: 40000, seed: 7, temperature: 0.9, top_p: 0.95, every: 5 },
-  sprout: { steps: 7600, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2, drill_share: 0.1 },
+  // The share of sampled stories that get an object recall wrapped around them (lookback-corpus --wrap): a child
+  // in the story gets a thing early and uses it at the end, with the sample's own plain text in between.
+  wrap_share: 0.8,
+  sprout: { steps: 5000, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2, drill_share: 0.1 },
   window: { steps: 3000, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2, drill_share: 0.1 },
 };
 
@@ -132,7 +135,7 @@ function trainModel(kind, r, stampRecipe) {
   mkdirSync(out, { recursive: true });
   writeFileSync(recipeFile, want);
   const args = ['--model', kind, '--data', `${data}/train.bin`, '--val', `${data}/validation.bin`,
-    '--tokenizer', `${data}/tokenizer.json`, '--out', out, '--export', `${root}shared/models/${kind}`,
+    '--tokenizer', `${data}/tokenizer.json`, '--vocab', String(RECIPE.vocab), '--out', out, '--export', `${root}shared/models/${kind}`,
     '--steps', String(r.steps), '--batch', String(r.batch), '--lr', String(r.lr), '--warmup', String(r.warmup),
     '--seed', String(r.seed), '--threads', String(r.threads), '--drill-share', String(r.drill_share),
     '--log-every', '20', '--val-every', '200'];
@@ -142,7 +145,7 @@ function trainModel(kind, r, stampRecipe) {
   const minutes = (Date.now() - started) / 60000;
   const commit = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'unknown';
   writeFileSync(`${root}shared/models/${kind}/training.json`, `${JSON.stringify({
-    command: 'npm run train', source_commit: commit, recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, samples: RECIPE.samples, ...r },
+    command: 'npm run train', source_commit: commit, recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, samples: RECIPE.samples, wrap_share: RECIPE.wrap_share, ...r },
     // sha256 of the sources compiled into the corpus and tokenizer tools and into the trainer (weightSources)
     weight_sources: { samples: stampRecipe.corpus.samples.source, corpus_and_tokenizer: stampRecipe.corpus.source, trainer: stampRecipe.source },
     trainer_args: args.filter((a) => a !== '--resume').map((a) => a.replace(root, '')),
@@ -163,13 +166,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       '--top-p', String(sm.top_p), '--threads', String(RECIPE.sprout.threads), '--out', `${data}/samples.txt`]);
   });
   const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab,
-    samples, source: weightSources(['corpus', 'bpe']).sha256 };
+    samples, wrap_share: RECIPE.wrap_share, source: weightSources(['corpus', 'bpe']).sha256 };
   stage('data', corpus, () => {
     const seed = String(RECIPE.corpus_seed);
     run(bin('corpus'), ['--seed', seed, '--split', 'train', '--stories', String(RECIPE.train_stories), '--out', `${data}/generated.txt`]);
     run(bin('corpus'), ['--seed', seed, '--split', 'validation', '--stories', String(RECIPE.validation_stories), '--out', `${data}/validation.txt`]);
-    mixLines(`${data}/generated.txt`, `${data}/samples.txt`, sm.every, `${data}/train.txt`);
-    run(bin('bpe'), ['--train', `${data}/generated.txt`, '--also', `${data}/samples.txt`, '--vocab', String(RECIPE.vocab), '--out', `${data}/tokenizer.json`]);
+    run(bin('corpus'), ['--seed', seed, '--wrap', `${data}/samples.txt`, '--wrap-share', String(RECIPE.wrap_share), '--out', `${data}/wrapped.txt`]);
+    mixLines(`${data}/generated.txt`, `${data}/wrapped.txt`, sm.every, `${data}/train.txt`);
+    run(bin('bpe'), ['--train', `${data}/generated.txt`, '--also', `${data}/wrapped.txt`, '--vocab', String(RECIPE.vocab), '--out', `${data}/tokenizer.json`]);
     for (const split of ['train', 'validation']) {
       run(bin('bpe'), ['--tokenizer', `${data}/tokenizer.json`, '--encode-corpus', `${data}/${split}.txt`, '--out', `${data}/${split}.bin`]);
     }

@@ -1,7 +1,7 @@
 // lookback-bpe: trains the byte-level BPE tokenizer on a story file, encodes text, and turns a
 // story file into the token stream the trainer reads. It does not generate stories (lookback-corpus).
 //
-//   lookback-bpe --train train.txt [--also samples.txt] --vocab 2048 --out tokenizer.json [--keep-invented]
+//   lookback-bpe --train train.txt [--also samples.txt] --vocab 3072 --out tokenizer.json [--keep-invented]
 //   lookback-bpe --tokenizer tokenizer.json --encode "Mia took her doll."
 //   lookback-bpe --tokenizer tokenizer.json --encode-corpus train.txt --out tokens.bin [--context 256]
 //
@@ -31,7 +31,7 @@ using namespace lookback;
 
 struct Args {
   std::string train, also, tokenizer, encode, encode_corpus, out;
-  int vocab = 2048;
+  int vocab = 3072;
   int context = 256;
   bool keep_invented = false;
   bool has_encode = false;
@@ -39,7 +39,7 @@ struct Args {
 
 // Prints the usage, with the error first when there is one; exits 0 for --help and 2 for a mistake.
 const lookback::cli::Usage kUsage{"lookback-bpe",
-    "usage: lookback-bpe --train FILE [--also FILE] [--vocab 2048] --out tokenizer.json [--keep-invented]\n"
+    "usage: lookback-bpe --train FILE [--also FILE] [--vocab 3072] --out tokenizer.json [--keep-invented]\n"
     "       lookback-bpe --tokenizer tokenizer.json --encode TEXT\n"
     "       lookback-bpe --tokenizer tokenizer.json --encode-corpus FILE --out tokens.bin [--context 256]\n"};
 

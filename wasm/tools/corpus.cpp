@@ -7,6 +7,7 @@
 //   lookback-corpus --seed 1 --split validation --stories 2000 --out validation.txt
 //   lookback-corpus --seed 1 --split probe --probes 300 --out probes.jsonl
 //   lookback-corpus --seed 1 --split train --stories 5000 --stats [--tokenizer tokenizer.json]
+//   lookback-corpus --seed 1 --wrap samples.txt --wrap-share 0.6 --out wrapped.txt   (stories with a recall around them)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include "base/read_file.hpp"
 #include "model/bpe.hpp"
 #include "train/corpus.hpp"
+#include "train/corpus_rng.hpp"
 
 namespace {
 
@@ -34,7 +36,8 @@ struct Args {
   long long first = 0;
   int probes = 300;
   int context = 256;
-  std::string out, tokenizer;
+  std::string out, tokenizer, wrap;
+  double wrap_share = 0.6;
   bool stats = false;
 };
 
@@ -42,7 +45,8 @@ struct Args {
 const lookback::cli::Usage kUsage{"lookback-corpus",
     "usage: lookback-corpus --seed N --split train|validation|probe [--stories N] [--first I]\n"
     "                       [--probes N] [--out FILE] [--stats] [--tokenizer tokenizer.json]\n"
-    "                       [--context 256]\n"};
+    "                       [--context 256]\n"
+    "       lookback-corpus --seed N --wrap stories.txt [--wrap-share 0.6] --out FILE\n"};
 
 [[noreturn]] void usage(const std::string& error) { kUsage.fail(error); }
 
@@ -58,11 +62,15 @@ Args parse(int argc, char** argv) {
     else if (k == "--out") a.out = value();
     else if (k == "--tokenizer") a.tokenizer = value();
     else if (k == "--stats") a.stats = true;
+    else if (k == "--wrap") a.wrap = value();
+    else if (k == "--wrap-share") a.wrap_share = std::stod(value());
     else return false;
     return true;
   });
   if (a.stories < 0 || a.first < 0 || a.probes < 0) usage("counts must be >= 0");
   if (a.out.empty() && !a.stats) usage("nothing to do: give --out and/or --stats");
+  if (!a.wrap.empty() && a.out.empty()) usage("--wrap needs --out");
+  if (!(a.wrap_share >= 0 && a.wrap_share <= 1)) usage("--wrap-share must be in [0, 1]");
   return a;
 }
 
@@ -171,6 +179,25 @@ int write_probes(const Args& a) {
   return 0;
 }
 
+// Each line of a.wrap, with a recall wrapped around it in a share of them (chosen by a hash of the line index).
+int wrap_stories(const Args& a) {
+  std::ifstream in(a.wrap, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + a.wrap);
+  std::ofstream out(a.out, std::ios::binary);
+  if (!out) throw std::runtime_error("cannot write " + a.out);
+  long long lines = 0, wrapped = 0;
+  for (std::string line; std::getline(in, line); ++lines) {
+    const uint64_t h = corpus::detail::mix64(a.seed * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(lines));
+    std::string text = line;
+    if (static_cast<double>(h >> 11) * 0x1.0p-53 < a.wrap_share) text = corpus::wrap_story(line, a.seed, lines);
+    wrapped += text != line;
+    out << text << '\n';
+  }
+  if (!out) throw std::runtime_error("error writing " + a.out);
+  std::fprintf(stderr, "wrapped a recall around %lld of %lld stories -> %s\n", wrapped, lines, a.out.c_str());
+  return 0;
+}
+
 int write_stories(const Args& a) {
   std::unique_ptr<BpeTokenizer> tok;
   if (!a.tokenizer.empty()) tok = std::make_unique<BpeTokenizer>(BpeTokenizer::from_json(read_file(a.tokenizer)));
@@ -198,6 +225,7 @@ int write_stories(const Args& a) {
 int main(int argc, char** argv) {
   const Args a = parse(argc, argv);
   try {
+    if (!a.wrap.empty()) return wrap_stories(a);
     if (a.split == corpus::Split::probe && !a.out.empty()) return write_probes(a);
     return write_stories(a);
   } catch (const std::exception& e) {

@@ -25,7 +25,7 @@ const char* kHelp = R"(usage: lookback-train --model sprout|window --data TOKENS
   --out DIR               checkpoint.bin, loss.csv, train.log; export in DIR/export unless --export
   --export DIR            the shipped folder (model.safetensors fp16, config.json, tokenizer.json)
   --tokenizer FILE        tokenizer.json copied into the export
-  --vocab N               vocabulary size (default 2048)
+  --vocab N               vocabulary size (default 3072)
   --steps N               the number of optimiser steps (the learning-rate schedule ends there)
   --batch B               rows of context+1 tokens per step (default 16)
   --lr X                  peak learning rate (default 2e-3 sprout, 3e-3 window)
@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   try {
     TrainOptions opt;
     std::string model = "sprout", config = "full", data, val;
-    int vocab = 2048, bench = 0;
+    int vocab = 3072, bench = 0;
     bool export_only = false, lr_set = false, warmup_set = false;
     lookback::cli::parse(kUsage, argc, argv, [&](const std::string& a, auto value) {
       if (a == "--model") model = value();

@@ -24,7 +24,7 @@ using ChunkFilter = std::function<bool(std::string_view chunk)>;
 void count_chunks(std::string_view text, ChunkCounts& counts, const ChunkFilter& keep = {});
 
 struct BpeTrainOptions {
-  int vocab_size = 2048;        // 258 + number of merges; training stops earlier if pairs run out
+  int vocab_size = 3072;        // 258 + number of merges; training stops earlier if pairs run out
   int64_t min_pair_count = 2;   // a pair seen fewer times than this is never merged
 };
 

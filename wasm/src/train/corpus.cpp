@@ -32,6 +32,7 @@ class StoryPlanner {
     if (rng_.chance(0.85)) say(kOpening, w_.hero);
     if (rng_.chance(0.25)) filler();
     say(kObject, w_.hero);
+    if (rng_.chance(0.4)) say(kObjectIt, w_.hero);
     object_end_words_ = w_.words();
     middle();
     if (recall_) say(kRecall, w_.hero);
@@ -54,6 +55,9 @@ class StoryPlanner {
     w_.hero = w_.add_entity(kNames[h].name, kNames[h].female ? 0 : 1);
     w_.object = things[o].word;
     w_.object_kind = things[o].kind;
+    // Now and then a thing no list has (of the chosen kind, so its uses still fit): the recall can then only
+    // be answered by copying whatever word the story gave it.
+    if (split_ != Split::probe && rng_.chance(0.08)) w_.object = made_up_thing(rng_);
     w_.object_adj = adjective(w_.object_kind);
     st_.hero = kNames[h].name;
     st_.object = w_.object;
@@ -71,7 +75,7 @@ class StoryPlanner {
         w_.distractor_adj = adjective(w_.distractor_kind);
       }
     }
-    if (opt_.allow_distractor && rng_.chance(0.45)) pick_clutter(rng_.chance(0.4) ? 2 : 1);
+    if (opt_.allow_distractor && rng_.chance(0.6)) pick_clutter(rng_.chance(0.5) ? 2 : 1);
     if (opt_.force_creature || rng_.chance(0.65)) {
       st_.made_up_name = made_up_name(rng_, split_);
       w_.creature = w_.add_entity(st_.made_up_name, -1);
@@ -100,7 +104,10 @@ class StoryPlanner {
 
   std::string adjective(int kind) {
     const auto& own = kinds()[kind].adjectives;
-    return own.empty() ? rng_.pick(word_lists().at("OADJ")) : rng_.pick(own);
+    if (!own.empty()) return rng_.pick(own);
+    // Sometimes two, as people write them: size or age, then colour ("an old brown").
+    if (rng_.chance(0.25)) return std::string(rng_.pick(word_lists().at("SIZE"))) + " " + rng_.pick(word_lists().at("COLOR"));
+    return rng_.pick(word_lists().at("OADJ"));
   }
 
   // `n` other things lying about, each of a kind that neither the object nor the friend's object has
@@ -187,7 +194,8 @@ class StoryPlanner {
       subject = w_.other;
       distractor_done_ = true;
     }
-    if (beat == kObject || beat == kRecall || beat == kObjectAgain || beat == kFriend || beat == kOpening)
+    if (beat == kObject || beat == kObjectIt || beat == kRecall || beat == kObjectAgain || beat == kFriend ||
+        beat == kOpening)
       subject = w_.hero;
     const int other = subject == w_.hero ? w_.other : w_.hero;
     const Library& lib = library();

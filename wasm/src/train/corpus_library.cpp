@@ -174,6 +174,14 @@ std::string made_up_name(Rng& rng, Split split) {
   }
 }
 
+std::string made_up_thing(Rng& rng) {
+  const Library& lib = library();
+  for (;;) {
+    std::string w = lower(made_up_word(rng, rng.between(1, 2)));
+    if (w.size() >= 3 && !lib.lower_words.count(w)) return w;
+  }
+}
+
 std::string made_up_song(Rng& rng) {
   const Library& lib = library();
   std::string song;

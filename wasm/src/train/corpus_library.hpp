@@ -52,6 +52,8 @@ int estimate_tokens(std::string_view text);
 
 // 2-3 syllables in 1-2 words ("Tavimo", "Zorbin Plax"); never a real word, reserved per split.
 std::string made_up_name(Rng& rng, Split split);
+// A thing's made-up name: one or two lowercase syllables ("zib", "plonket"), never a real word.
+std::string made_up_thing(Rng& rng);
 // A creature's song: 3-5 short made-up words ("zu brek tomi la"), none a real word.
 std::string made_up_song(Rng& rng);
 // Whether a story of `split` may use a (hero, object) pair of this hash bucket.
