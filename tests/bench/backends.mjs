@@ -102,12 +102,13 @@ export async function setupResident(libs) {
       };
       return { run, result: () => last, dispose: () => b.dispose() };
     }),
-    backend('lookback-resident', { path: 'public JS API: lb.weight(b) once, then weight.gemm(a)' }, (c) => {
+    backend('lookback-resident', { path: 'public JS API: lb.weight(b) once, then weight.gemm(a, { out }) into one reused array' }, (c) => {
       const { M, N, K } = c;
       const w = lb.weight(c.b, { K, N });
+      const out = new Float32Array(M * N);
       let last = null;
       const run = () => {
-        last = w.gemm(c.a, { M });
+        last = w.gemm(c.a, { M, out });
       };
       return { run, result: () => last, dispose: () => w.dispose() };
     }),
@@ -223,20 +224,22 @@ export async function setupLookback(threads = 1) {
   const lb = await loadLookback({ threads });
   return {
     name: threads === 1 ? 'lookback' : 'lookback-threads',
-    info: { path: 'public JS API (lb.attention weights:false, lb.gemm)', simdWidth: lb.simdWidth(), threads: lb.threads() },
+    info: { path: 'public JS API (lb.attention weights:false, lb.gemm; each with an output array reused: out)', simdWidth: lb.simdWidth(), threads: lb.threads() },
     attention(c) {
       const { H, T, D } = c;
+      const out = new Float32Array(T * H * D);
       let last = null;
       const run = () => {
-        last = lb.attention(c.qT, c.kT, c.vT, { T, heads: H, d: D, causal: true, weights: false }).output;
+        last = lb.attention(c.qT, c.kT, c.vT, { T, heads: H, d: D, causal: true, weights: false, out }).output;
       };
       return { run, result: () => last && thdToHtd(last, T, H, D), dispose: () => {} };
     },
     gemm(c) {
       const { M, N, K } = c;
+      const out = new Float32Array(M * N);
       let last = null;
       const run = () => {
-        last = lb.gemm(c.a, c.b, { M, N, K });
+        last = lb.gemm(c.a, c.b, { M, N, K, out });
       };
       return { run, result: () => last, dispose: () => {} };
     },

@@ -78,6 +78,9 @@ TEST_CASE("the argument scans match their references around the vector width, wh
     auto x = rng.vec(n, -3.0f, 3.0f);
     CHECK(first_nonfinite(x.data(), n, false) == std::size_t(n));
     CHECK(max_abs_finite(x.data(), n) == max_abs_finite_ref(x.data(), n));
+    bool fine = false;
+    CHECK(max_abs_finite(x.data(), n, &fine) == max_abs_finite_ref(x.data(), n));
+    CHECK(fine);
     for (int at : {0, n / 2, n - 1}) {
       if (at < 0 || at >= n) continue;
       for (float bad : {NAN_, PINF, NINF, 3.0e38f, -3.0e38f}) {
@@ -88,6 +91,10 @@ TEST_CASE("the argument scans match their references around the vector width, wh
         for (bool allow : {false, true})
           CHECK(first_nonfinite(y.data(), n, allow) == first_nonfinite_ref(y.data(), n, allow));
         CHECK(max_abs_finite(y.data(), n) == max_abs_finite_ref(y.data(), n));
+        bool fine = true, fine_ref = true;
+        CHECK(max_abs_finite(y.data(), n, &fine) == max_abs_finite_ref(y.data(), n, &fine_ref));
+        CHECK(fine == fine_ref);
+        CHECK(fine == (std::isfinite(bad) && n == 1));  // n > 1 holds a second, -Inf
       }
     }
   }
@@ -96,6 +103,11 @@ TEST_CASE("the argument scans match their references around the vector width, wh
   CHECK(first_nonfinite(all_bad, 3, true) == 0);
   CHECK(first_nonfinite(nullptr, 0, false) == 0);
   CHECK(max_abs_finite(nullptr, 0) == 0.0f);
+  bool fine = true;
+  CHECK(max_abs_finite(all_bad, 3, &fine) == 0.0f);
+  CHECK(!fine);
+  CHECK(max_abs_finite(nullptr, 0, &fine) == 0.0f);
+  CHECK(fine);
 }
 
 TEST_CASE("softmax_rows matches its reference, including logits near 100 and -inf") {

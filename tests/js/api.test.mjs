@@ -69,6 +69,31 @@ test('blend, gemm and dot match the reference', () => {
   assert.ok(Math.abs(lb.dot([1, 2, 3], [4, 5, 6]) - 32) < 1e-6);
 });
 
+test('out: attention and gemm write into the caller\'s array, the same numbers as a new one', () => {
+  const [T, H, D] = [9, 3, 8];
+  const q = randomArray(T * H * D, 41, -2, 2), k = randomArray(T * H * D, 42, -2, 2), v = randomArray(T * H * D, 43);
+  const opts = { T, heads: H, d: D, causal: true };
+  const fresh = lb.attention(q, k, v, opts);
+  const out = new Float32Array(T * H * D).fill(7);
+  for (let round = 0; round < 2; round++) {  // a second call overwrites the first's values
+    const got = lb.attention(q, k, v, { ...opts, out });
+    assert.equal(got.output, out);
+    assert.deepEqual(got.output, fresh.output);
+    assert.deepEqual(got.weights, fresh.weights);
+  }
+  const a = randomArray(7 * 9, 5), b = randomArray(9 * 11, 6);
+  const c = new Float32Array(7 * 11);
+  assert.equal(lb.gemm(a, b, { M: 7, N: 11, K: 9, out: c }), c);
+  assert.deepEqual(c, lb.gemm(a, b, { M: 7, N: 11, K: 9 }));
+  assert.throws(() => lb.attention(q, k, v, { ...opts, out: new Float32Array(5) }),
+    /attention: out must hold T\*heads\*d \(9\*3\*8\) = 216 floats \(got 5\)/);
+  assert.throws(() => lb.attention(q, k, v, { ...opts, out: new Float64Array(216) }), /attention: out must be a Float32Array of T\*heads\*d/);
+  assert.throws(() => lb.gemm(a, b, { M: 7, N: 11, K: 9, out: [] }), /gemm: out must be a Float32Array of M\*N \(7\*11\) = 77 floats/);
+  const before = Float32Array.from(c);
+  assert.throws(() => lb.gemm(a, b, { M: 7, N: 11, K: 9, out: new Float32Array(76) }), /out must hold M\*N/);
+  assert.deepEqual(c, before, 'a refused call writes nothing');
+});
+
 test('masks: causal with an offset, padding', () => {
   assert.deepEqual(Array.from(lb.causalMask(2, 3)), [1, 1, 0, 1, 1, 1]);
   assert.deepEqual(Array.from(lb.causalMask(3)), [1, 0, 0, 1, 1, 0, 1, 1, 1]);

@@ -42,6 +42,10 @@ test('weight: bad input names the argument; after dispose, calls say so', () => 
   assert.throws(() => w.gemm(new Float32Array(3), { M: 1 }), /a must hold M\*K \(1\*2\) = 2 floats/);
   assert.throws(() => w.gemm(new Float32Array(2), { M: 1, N: 3 }), /unknown option "N"/);
   assert.deepEqual(Array.from(w.gemm([1, 2], { M: 1 })), [0, 0, 0]);
+  const out = new Float32Array(3).fill(9);
+  assert.equal(w.gemm([1, 2], { M: 1, out }), out);
+  assert.deepEqual(Array.from(out), [0, 0, 0]);
+  assert.throws(() => w.gemm([1, 2], { M: 1, out: new Float32Array(4) }), /weight.gemm: out must hold M\*N \(1\*3\) = 3 floats \(got 4\)/);
   w.dispose();
   w.dispose();
   assert.throws(() => w.gemm([1, 2], { M: 1 }), /disposed/);

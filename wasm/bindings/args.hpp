@@ -36,6 +36,32 @@ inline std::string js_number(double x) {
   return s.str();
 }
 
+// A shape for messages, "T*heads*d (64*6*64)", or a fixed text ("a.length"); formatted only when a message is
+// written, so that a call whose arguments are fine builds no string.
+struct Dims {
+  const char* a = nullptr;
+  int x = 0;
+  const char* b = nullptr;
+  int y = 0;
+  const char* c = nullptr;
+  int z = 0;
+  const char* text = nullptr;
+  Dims(const char* fixed) : text(fixed) {}  // NOLINT: a literal describes a size as it is
+  Dims(const char* a_, int x_, const char* b_, int y_, const char* c_ = nullptr, int z_ = 0)
+      : a(a_), x(x_), b(b_), y(y_), c(c_), z(z_) {}
+};
+
+inline std::ostream& operator<<(std::ostream& s, const Dims& d) {
+  if (d.text) return s << d.text;
+  s << d.a << "*" << d.b << (d.c ? "*" : "") << (d.c ? d.c : "") << " (" << d.x << "*" << d.y;
+  if (d.c) s << "*" << d.z;
+  return s << ")";
+}
+
+inline Dims dims(const char* a, int x, const char* b, int y, const char* c = nullptr, int z = 0) {
+  return Dims(a, x, b, y, c, z);
+}
+
 template <class P>
 void put(std::ostringstream& s, const P& part) {
   if constexpr (std::is_floating_point_v<P>) s << js_number(double(part));
@@ -89,7 +115,6 @@ inline float scale_arg(const char* fn, double x) {
 
 // Every score, product and sum a kernel computes must stay inside float32: inputs whose worst case passes
 // kMaxResult (a margin below FLT_MAX for rounding) are an error that names the bound, never NaN or Infinity.
-inline double max_abs(const std::vector<float>& v) { return lookback::max_abs(v.data(), v.size()); }
 
 inline void within_float32(const char* fn, const char* what, double worst) {
   if (worst > kMaxResult)
@@ -109,33 +134,45 @@ inline std::size_t elements(const char* fn, std::initializer_list<int> dims) {
 
 enum class Values { finite, finite_or_minus_inf, any };
 
-// Copies a Float32Array of exactly n floats into v (resized to n, so a buffer kept between calls is reused),
-// checking its values; `shape` describes n for messages.
-inline void floats_into(std::vector<float>& v, const char* fn, const char* name, const val& arr, std::size_t n,
-                        const std::string& shape, Values rule = Values::finite) {
-  if (!arr.instanceof(val::global("Float32Array")))
-    fail(fn, ": ", name, " must be a Float32Array of ", shape, " = ", n, " floats");
-  const std::size_t got = arr["length"].as<std::size_t>();
-  if (got != n) fail(fn, ": ", name, " must hold ", shape, " = ", n, " floats (got ", got, ")");
-  v.resize(n);
-  if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", arr);
-  if (rule == Values::any) return;
-  const std::size_t i = lookback::first_nonfinite(v.data(), n, rule == Values::finite_or_minus_inf);
-  if (i == n) return;
+// The error for v[i], a value outside the rule.
+[[noreturn]] inline void fail_value(const char* fn, const char* name, const std::vector<float>& v, std::size_t i,
+                                    Values rule) {
   const float x = v[i];
   fail(fn, ": ", name, "[", i, "] is ", std::isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity", "; expected ",
        rule == Values::finite ? "finite values" : "finite values or -Infinity");
 }
 
+// Copies a Float32Array of exactly n floats into v (resized to n, so a buffer kept between calls is reused),
+// checking its values; `shape` describes n for messages. Returns the largest magnitude in v when the rule is
+// `finite` (found in the same pass as the check), else -1 (not scanned for).
+inline double floats_into(std::vector<float>& v, const char* fn, const char* name, const val& arr, std::size_t n,
+                          const Dims& shape, Values rule = Values::finite) {
+  if (!arr.instanceof(val::global("Float32Array"))) fail(fn, ": ", name, " must be a Float32Array of ", shape, " = ", n, " floats");
+  const std::size_t got = arr["length"].as<std::size_t>();
+  if (got != n) fail(fn, ": ", name, " must hold ", shape, " = ", n, " floats (got ", got, ")");
+  v.resize(n);
+  if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", arr);
+  if (rule == Values::any) return -1;
+  if (rule == Values::finite) {
+    bool all_finite = true;
+    const double m = lookback::max_abs_finite(v.data(), n, &all_finite);
+    if (!all_finite) fail_value(fn, name, v, lookback::first_nonfinite(v.data(), n, false), rule);
+    return m;
+  }
+  const std::size_t i = lookback::first_nonfinite(v.data(), n, true);
+  if (i != n) fail_value(fn, name, v, i, rule);
+  return -1;
+}
+
 inline std::vector<float> floats(const char* fn, const char* name, const val& arr, std::size_t n,
-                                 const std::string& shape, Values rule = Values::finite) {
+                                 const Dims& shape, Values rule = Values::finite) {
   std::vector<float> v;
   floats_into(v, fn, name, arr, n, shape, rule);
   return v;
 }
 
 // An optional mask: null/undefined, or a Uint8Array of n bytes (1 = visible).
-inline std::vector<std::uint8_t> mask_arg(const char* fn, const val& arr, std::size_t n, const std::string& shape) {
+inline std::vector<std::uint8_t> mask_arg(const char* fn, const val& arr, std::size_t n, const Dims& shape) {
   if (arr.isNull() || arr.isUndefined()) return {};
   if (!arr.instanceof(val::global("Uint8Array")))
     fail(fn, ": mask must be a Uint8Array of ", shape, " = ", n, " bytes (1 = visible, 0 = hidden)");
@@ -146,12 +183,28 @@ inline std::vector<std::uint8_t> mask_arg(const char* fn, const val& arr, std::s
   return m;
 }
 
+// The result's floats copied into `out`, a caller's Float32Array of exactly n floats (checked before the work,
+// by out_arg), returned as it is; or, when out is null/undefined, into a new Float32Array. Reusing one array
+// saves the allocation of a new one on every call, which costs more than the copy.
+inline void out_arg(const char* fn, const val& out, std::size_t n, const Dims& shape) {
+  if (out.isNull() || out.isUndefined()) return;
+  if (!out.instanceof(val::global("Float32Array")))
+    fail(fn, ": out must be a Float32Array of ", shape, " = ", n, " floats");
+  const std::size_t got = out["length"].as<std::size_t>();
+  if (got != n) fail(fn, ": out must hold ", shape, " = ", n, " floats (got ", got, ")");
+}
+
 // Owning JS copies of C++ data (never views into the heap, which memory growth can detach).
 inline val to_js(const std::vector<float>& v) {
   return val::global("Float32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
 inline val to_js(const std::vector<std::uint8_t>& v) {
   return val::global("Uint8Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+inline val to_js_into(const val& out, const std::vector<float>& v) {
+  if (out.isNull() || out.isUndefined()) return to_js(v);
+  out.call<void>("set", val(emscripten::typed_memory_view(v.size(), v.data())));
+  return out;
 }
 
 // Runs f; any C++ exception comes back as a JS Error object (returned, not thrown, so that every C++

@@ -12,19 +12,9 @@
 
 namespace lookback::bind {
 
-inline std::string dims(const char* a, int x, const char* b, int y, const char* c = nullptr, int z = 0) {
-  std::ostringstream s;
-  s << a << "*" << b << (c ? "*" : "") << (c ? c : "") << " (" << x << "*" << y;
-  if (c) s << "*" << z;
-  s << ")";
-  return s.str();
-}
-
 // The scores scale·q·k of every head stay inside float32, and so do the kernel's intermediates: scale·k
 // (attention scales the keys first) or q·k (scores scales the products after).
-inline void scores_within_float32(const char* fn, const std::vector<float>& q, const std::vector<float>& k, int D,
-                                  double scale, bool scaled_after) {
-  const double mq = max_abs(q), mk = max_abs(k);
+inline void scores_within_float32(const char* fn, double mq, double mk, int D, double scale, bool scaled_after) {
   if (scaled_after) within_float32(fn, "a product q·k", worst_score(D, mq, mk, 1));
   else within_float32(fn, "scale times k", worst_scaled_k(mk, scale));
   within_float32(fn, "a score (scale times q·k)", worst_score(D, mq, mk, scale));
@@ -59,11 +49,11 @@ inline void attention_args(AttentionArgs& r, const char* fn, const val& q, const
   within_float32(fn, "scale / temperature", std::fabs(double(a.scale)) / double(a.temperature));
   a.causal = s[7] != 0;
   if (a.causal && a.S < a.T) fail(fn, ": causal attention needs S >= T (got S=", a.S, ", T=", a.T, ")");
-  floats_into(r.q, fn, "q", q, elements(fn, {a.T, a.H, a.D}), dims("T", a.T, "heads", a.H, "d", a.D));
-  floats_into(r.k, fn, "k", k, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
-  floats_into(r.v, fn, "v", v, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
-  scores_within_float32(fn, r.q, r.k, a.D, std::fabs(double(a.scale)) / double(a.temperature), false);
-  within_float32(fn, "a sum of weights times v", worst_sum(a.S, 1, max_abs(r.v)));
+  const double mq = floats_into(r.q, fn, "q", q, elements(fn, {a.T, a.H, a.D}), dims("T", a.T, "heads", a.H, "d", a.D));
+  const double mk = floats_into(r.k, fn, "k", k, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+  const double mv = floats_into(r.v, fn, "v", v, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+  scores_within_float32(fn, mq, mk, a.D, std::fabs(double(a.scale)) / double(a.temperature), false);
+  within_float32(fn, "a sum of weights times v", worst_sum(a.S, 1, mv));
   r.mask = mask_arg(fn, mask, elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
 }
 

@@ -18,9 +18,10 @@ val scores_js(val q, val k, double T_, double S_, double H_, double D_, double s
     const int T = int_arg(fn, "T", T_, 1), S = int_arg(fn, "S", S_, 1), H = int_arg(fn, "heads", H_, 1, 1024),
               D = int_arg(fn, "d", D_, 1, 8192);
     const float scale = scale_arg(fn, scale_);
-    auto qv = floats(fn, "q", q, elements(fn, {T, H, D}), dims("T", T, "heads", H, "d", D));
-    auto kv = floats(fn, "k", k, elements(fn, {S, H, D}), dims("S", S, "heads", H, "d", D));
-    scores_within_float32(fn, qv, kv, D, std::fabs(scale), true);
+    std::vector<float> qv, kv;
+    const double mq = floats_into(qv, fn, "q", q, elements(fn, {T, H, D}), dims("T", T, "heads", H, "d", D));
+    const double mk = floats_into(kv, fn, "k", k, elements(fn, {S, H, D}), dims("S", S, "heads", H, "d", D));
+    scores_within_float32(fn, mq, mk, D, std::fabs(scale), true);
     std::vector<float> out(elements(fn, {H, T, S}));
     lookback::scores(qv.data(), kv.data(), out.data(), T, S, H, D, scale);
     return to_js(out);
@@ -68,16 +69,17 @@ val blend_js(val w, val v, double T_, double S_, double H_, double D_) {
     const char* fn = "blend";
     const int T = int_arg(fn, "T", T_, 1), S = int_arg(fn, "S", S_, 1), H = int_arg(fn, "heads", H_, 1, 1024),
               D = int_arg(fn, "d", D_, 1, 8192);
-    auto wv = floats(fn, "weights", w, elements(fn, {H, T, S}), dims("heads", H, "T", T, "S", S));
-    auto vv = floats(fn, "v", v, elements(fn, {S, H, D}), dims("S", S, "heads", H, "d", D));
-    within_float32(fn, "a sum of weights times v", worst_sum(S, max_abs(wv), max_abs(vv)));
+    std::vector<float> wv, vv;
+    const double mw = floats_into(wv, fn, "weights", w, elements(fn, {H, T, S}), dims("heads", H, "T", T, "S", S));
+    const double mv = floats_into(vv, fn, "v", v, elements(fn, {S, H, D}), dims("S", S, "heads", H, "d", D));
+    within_float32(fn, "a sum of weights times v", worst_sum(S, mw, mv));
     std::vector<float> out(elements(fn, {T, H, D}));
     lookback::blend(wv.data(), vv.data(), out.data(), T, S, H, D);
     return to_js(out);
   });
 }
 
-val attention_js(val q, val k, val v, val shape, val mask, bool want) {
+val attention_js(val q, val k, val v, val shape, val mask, bool want, val out_arr) {
   return guarded([&] {
     const char* fn = "attention";
     // the call's buffers, kept for the next call (the module runs one call at a time)
@@ -86,29 +88,32 @@ val attention_js(val q, val k, val v, val shape, val mask, bool want) {
     attention_args(x, fn, q, k, v, shape, mask);
     const AttentionShape& a = x.shape;
     out.resize(elements(fn, {a.T, a.H, a.D}));
+    out_arg(fn, out_arr, out.size(), dims("T", a.T, "heads", a.H, "d", a.D));
     w.resize(want ? elements(fn, {a.H, a.T, a.S}) : 0);
     const int empty = lookback::attention_split(x.q.data(), x.k.data(), x.v.data(), out.data(), want ? w.data() : nullptr,
                                           a, x.mask.empty() ? nullptr : x.mask.data());
     val r = val::object();
-    r.set("output", to_js(out));
+    r.set("output", to_js_into(out_arr, out));
     r.set("weights", want ? to_js(w) : val::null());
     r.set("emptyRows", empty);
     return r;
   });
 }
 
-val gemm_js(val a, val b, double M_, double N_, double K_, bool transB) {
+val gemm_js(val a, val b, double M_, double N_, double K_, bool transB, val out) {
   return guarded([&] {
     const char* fn = "gemm";
     const int M = int_arg(fn, "M", M_, 1), N = int_arg(fn, "N", N_, 1), K = int_arg(fn, "K", K_, 1);
-    auto av = floats(fn, "a", a, elements(fn, {M, K}), dims("M", M, "K", K));
-    auto bv = transB ? floats(fn, "b", b, elements(fn, {N, K}), dims("N", N, "K", K))
-                     : floats(fn, "b", b, elements(fn, {K, N}), dims("K", K, "N", N));
-    within_float32(fn, "a sum of products a·b", worst_sum(K, max_abs(av), max_abs(bv)));
+    std::vector<float> av, bv;
+    const double ma = floats_into(av, fn, "a", a, elements(fn, {M, K}), dims("M", M, "K", K));
+    const double mb = transB ? floats_into(bv, fn, "b", b, elements(fn, {N, K}), dims("N", N, "K", K))
+                             : floats_into(bv, fn, "b", b, elements(fn, {K, N}), dims("K", K, "N", N));
+    within_float32(fn, "a sum of products a·b", worst_sum(K, ma, mb));
     std::vector<float> c(elements(fn, {M, N}));
+    out_arg(fn, out, c.size(), dims("M", M, "N", N));
     (transB ? lookback::gemm_nt_split : lookback::gemm_nn_split)(M, N, K, av.data(), K, bv.data(), transB ? K : N, c.data(), N,
                                                     false);
-    return to_js(c);
+    return to_js_into(out, c);
   });
 }
 
@@ -117,9 +122,9 @@ val dot_js(val a, val b) {
     if (!a.instanceof(val::global("Float32Array"))) fail("dot: a must be a Float32Array");
     const std::size_t n = a["length"].as<std::size_t>();
     if (n > kMaxElements) fail("dot: a is longer than ", kMaxElements, " floats");
-    auto av = floats("dot", "a", a, n, "a.length");
-    auto bv = floats("dot", "b", b, n, "a.length");
-    within_float32("dot", "the sum of products a·b", worst_sum(double(n), max_abs(av), max_abs(bv)));
+    std::vector<float> av, bv;
+    const double ma = floats_into(av, "dot", "a", a, n, "a.length"), mb = floats_into(bv, "dot", "b", b, n, "a.length");
+    within_float32("dot", "the sum of products a·b", worst_sum(double(n), ma, mb));
     return val(lookback::dot(av.data(), bv.data(), int(n)));
   });
 }

@@ -46,9 +46,7 @@ val weight_create_js(val b, double K_, double N_, bool transB) {
     r->K = K, r->N = N;
     const std::size_t n = elements(fn, {K, N});
     std::vector<float> bv;
-    floats_into(bv, fn, "b", b, n, transB ? "N*K (" + std::to_string(N) + "*" + std::to_string(K) + ")"
-                                           : "K*N (" + std::to_string(K) + "*" + std::to_string(N) + ")");
-    r->max_b = max_abs(bv);
+    r->max_b = floats_into(bv, fn, "b", b, n, transB ? dims("N", N, "K", K) : dims("K", K, "N", N));
     r->packed.resize(packed_b_floats(K, N));
     pack_b_matrix(transB, K, N, bv.data(), transB ? K : N, r->packed.data());
     if (transB) {
@@ -70,20 +68,20 @@ val weight_create_js(val b, double K_, double N_, bool transB) {
 }
 
 // C[M,N] = a[M,K] · B.
-val weight_gemm_js(double handle, val a, double M_) {
+val weight_gemm_js(double handle, val a, double M_, val out) {
   return guarded([&] {
     const char* fn = "weight.gemm";
     Resident& r = resident(fn, handle);
     const int M = int_arg(fn, "M", M_, 1);
-    floats_into(r.a, fn, "a", a, elements(fn, {M, r.K}),
-                "M*K (" + std::to_string(M) + "*" + std::to_string(r.K) + ")");
-    within_float32(fn, "a sum of products a·b", worst_sum(r.K, max_abs(r.a), r.max_b));
+    const double ma = floats_into(r.a, fn, "a", a, elements(fn, {M, r.K}), dims("M", M, "K", r.K));
+    within_float32(fn, "a sum of products a·b", worst_sum(r.K, ma, r.max_b));
     r.c.resize(elements(fn, {M, r.N}));
+    out_arg(fn, out, r.c.size(), dims("M", M, "N", r.N));
     if (M <= kMatvecRows)
       matvec_split(r.a.data(), M, r.K, r.rows.data(), r.N, r.c.data(), false);
     else
       gemm_packed_split(M, r.N, r.K, r.a.data(), r.K, r.packed.data(), r.c.data(), r.N, false);
-    return to_js(r.c);
+    return to_js_into(out, r.c);
   });
 }
 

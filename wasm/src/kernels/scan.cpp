@@ -1,5 +1,5 @@
-// Vectorised scans of one float array for the argument checks: the largest finite magnitude, and the first
-// value outside a rule (NaN, +Inf, and -Inf unless allowed). One pass each at SIMD width, where a scalar loop
+// Vectorised scans of one float array for the argument checks: the largest finite magnitude (and whether every
+// value is finite, in the same pass), and the first value outside a rule (NaN, +Inf, and -Inf unless allowed). One pass each at SIMD width, where a scalar loop
 // with a branch per float cost as much as the attention it guarded at small sizes. Not here: the checks'
 // messages or limits (wasm/bindings/args.hpp, lookback/float_limits.hpp).
 #include <algorithm>
@@ -11,35 +11,48 @@
 
 namespace lookback {
 
-float max_abs_finite(const float* x, std::size_t n) {
+float max_abs_finite(const float* x, std::size_t n, bool* all_finite) {
   using simd::batch;
   using simd::W;
   const batch inf(std::numeric_limits<float>::infinity()), zero(0.0f);
   batch m0(0.0f), m1(0.0f);
+  auto fine = inf == inf;  // all lanes true: no NaN or ±Inf seen
   std::size_t i = 0;
-  // |x| < inf is false for ±Inf and NaN, so those lanes contribute 0.
+  // |x| < inf is false for ±Inf and NaN, so those lanes contribute 0 (and clear `fine`).
   for (; i + 2 * W <= n; i += 2 * W) {
     const batch a0 = xsimd::abs(simd::load(x + i)), a1 = xsimd::abs(simd::load(x + i + W));
-    m0 = xsimd::max(m0, xsimd::select(a0 < inf, a0, zero));
-    m1 = xsimd::max(m1, xsimd::select(a1 < inf, a1, zero));
+    const auto f0 = a0 < inf, f1 = a1 < inf;
+    m0 = xsimd::max(m0, xsimd::select(f0, a0, zero));
+    m1 = xsimd::max(m1, xsimd::select(f1, a1, zero));
+    fine = fine & f0 & f1;
   }
   for (; i + W <= n; i += W) {
     const batch a = xsimd::abs(simd::load(x + i));
-    m0 = xsimd::max(m0, xsimd::select(a < inf, a, zero));
+    const auto f = a < inf;
+    m0 = xsimd::max(m0, xsimd::select(f, a, zero));
+    fine = fine & f;
   }
   alignas(64) float lanes[W];
   simd::store(lanes, xsimd::max(m0, m1));
   float m = 0;
   for (int l = 0; l < W; ++l) m = std::max(m, lanes[l]);
-  for (; i < n; ++i)
+  bool ok = xsimd::all(fine);
+  for (; i < n; ++i) {
     if (std::isfinite(x[i])) m = std::max(m, std::fabs(x[i]));
+    else ok = false;
+  }
+  if (all_finite) *all_finite = ok;
   return m;
 }
 
-float max_abs_finite_ref(const float* x, std::size_t n) {
+float max_abs_finite_ref(const float* x, std::size_t n, bool* all_finite) {
   float m = 0;
-  for (std::size_t i = 0; i < n; ++i)
+  bool ok = true;
+  for (std::size_t i = 0; i < n; ++i) {
     if (std::isfinite(x[i])) m = std::max(m, std::fabs(x[i]));
+    else ok = false;
+  }
+  if (all_finite) *all_finite = ok;
   return m;
 }
 

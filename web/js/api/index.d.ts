@@ -56,6 +56,9 @@ export interface AttentionOptions {
   temperature?: number;
   /** return every head's weights [H,T,S] (default true) */
   weights?: boolean;
+  /** a Float32Array of T·heads·d floats that receives the output (returned as `output`) instead of a new
+   * array: reusing one saves an allocation per call */
+  out?: Float32Array | null;
 }
 export interface AttentionResult {
   /** [T, H, D] */
@@ -85,7 +88,11 @@ export interface AttentionRowResult {
   /** false when the row sees no key (weights and output are then zero) */
   sees: boolean;
 }
-export interface GemmOptions { M: number; N: number; K: number; transB?: boolean }
+export interface GemmOptions {
+  M: number; N: number; K: number; transB?: boolean;
+  /** a Float32Array of M·N floats that receives C (and is returned) instead of a new array */
+  out?: Float32Array | null;
+}
 
 export interface Lookback {
   /** floats per SIMD vector in this build (4 in WebAssembly) */
@@ -138,7 +145,7 @@ export interface Weight {
   readonly K: number;
   readonly N: number;
   /** a [M,K] times the matrix -> [M,N] */
-  gemm(a: Floats, options: { M: number }): Float32Array;
+  gemm(a: Floats, options: { M: number; out?: Float32Array | null }): Float32Array;
   /** frees the module's copy now (also freed when garbage-collected) */
   dispose(): void;
 }

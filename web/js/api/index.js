@@ -175,8 +175,8 @@ function makeApi(M, base, threads) {
     },
 
     attention(q, k, v, opts) {
-      const o = attentionOptions('attention', opts, { weights: true });
-      return checked(M.attention(...attentionArrays('attention', q, k, v), o.shape, o.mask, !!o.weights));
+      const o = attentionOptions('attention', opts, { weights: true, out: null });
+      return checked(M.attention(...attentionArrays('attention', q, k, v), o.shape, o.mask, !!o.weights, o.out));
     },
 
     /** one (head, query) row of the scalar reference attention with every intermediate (float64): score
@@ -187,8 +187,8 @@ function makeApi(M, base, threads) {
     },
 
     gemm(a, b, opts) {
-      const o = options('gemm', opts, { M: REQUIRED, N: REQUIRED, K: REQUIRED, transB: false });
-      return checked(M.gemm(f32(a, 'gemm', 'a'), f32(b, 'gemm', 'b'), o.M, o.N, o.K, !!o.transB));
+      const o = options('gemm', opts, { M: REQUIRED, N: REQUIRED, K: REQUIRED, transB: false, out: null });
+      return checked(M.gemm(f32(a, 'gemm', 'a'), f32(b, 'gemm', 'b'), o.M, o.N, o.K, !!o.transB, o.out));
     },
 
     dot(a, b) {

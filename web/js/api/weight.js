@@ -29,8 +29,8 @@ class Weight {
   /** a [M,K] times the resident matrix -> Float32Array [M,N] */
   gemm(a, opts) {
     if (this.#handle === null) throw new Error('weight.gemm: this weight matrix was disposed');
-    const o = options('weight.gemm', opts, { M: REQUIRED });
-    return checked(this.#M.weightGemm(this.#handle, f32(a), o.M));
+    const o = options('weight.gemm', opts, { M: REQUIRED, out: null });
+    return checked(this.#M.weightGemm(this.#handle, f32(a), o.M, o.out));
   }
 
   /** frees the module's copy now (it is also freed when the object is garbage-collected) */
