@@ -1,6 +1,6 @@
 // The model rows of `npm run bench`: one forward pass of 256 tokens with every head's attention returned, and
 // one decoding step at position 255 with the KV cache, through the public JS API in WebAssembly on one thread,
-// for the shipped Sprout (8 layers x 6 heads, width 192, SwiGLU 512, vocabulary 2048) and, when the reference
+// for the shipped Sprout (whatever its config.json says) and, when the reference
 // files sit beside the checkout, the llama2.c checkpoint stories260K. Medians over rounds, wall and CPU time.
 // Not a test: the timings are reported against the targets, never asserted.
 import { existsSync } from 'node:fs';
