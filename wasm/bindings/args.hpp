@@ -115,7 +115,6 @@ inline float scale_arg(const char* fn, double x) {
 
 // Every score, product and sum a kernel computes must stay inside float32: inputs whose worst case passes
 // kMaxResult (a margin below FLT_MAX for rounding) are an error that names the bound, never NaN or Infinity.
-
 inline void within_float32(const char* fn, const char* what, double worst) {
   if (worst > kMaxResult)
     fail(fn, ": ", what, " could reach ", worst, ", beyond float32 (at most ", kMaxResult,
@@ -142,14 +141,20 @@ enum class Values { finite, finite_or_minus_inf, any };
        rule == Values::finite ? "finite values" : "finite values or -Infinity");
 }
 
+// That arr is a Float32Array of exactly n floats; `shape` describes n for messages.
+inline void float32_array_of(const char* fn, const char* name, const val& arr, std::size_t n, const Dims& shape) {
+  if (!arr.instanceof(val::global("Float32Array")))
+    fail(fn, ": ", name, " must be a Float32Array of ", shape, " = ", n, " floats");
+  const std::size_t got = arr["length"].as<std::size_t>();
+  if (got != n) fail(fn, ": ", name, " must hold ", shape, " = ", n, " floats (got ", got, ")");
+}
+
 // Copies a Float32Array of exactly n floats into v (resized to n, so a buffer kept between calls is reused),
 // checking its values; `shape` describes n for messages. Returns the largest magnitude in v when the rule is
 // `finite` (found in the same pass as the check), else -1 (not scanned for).
 inline double floats_into(std::vector<float>& v, const char* fn, const char* name, const val& arr, std::size_t n,
                           const Dims& shape, Values rule = Values::finite) {
-  if (!arr.instanceof(val::global("Float32Array"))) fail(fn, ": ", name, " must be a Float32Array of ", shape, " = ", n, " floats");
-  const std::size_t got = arr["length"].as<std::size_t>();
-  if (got != n) fail(fn, ": ", name, " must hold ", shape, " = ", n, " floats (got ", got, ")");
+  float32_array_of(fn, name, arr, n, shape);
   v.resize(n);
   if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", arr);
   if (rule == Values::any) return -1;
@@ -187,11 +192,7 @@ inline std::vector<std::uint8_t> mask_arg(const char* fn, const val& arr, std::s
 // by out_arg), returned as it is; or, when out is null/undefined, into a new Float32Array. Reusing one array
 // saves the allocation of a new one on every call, which costs more than the copy.
 inline void out_arg(const char* fn, const val& out, std::size_t n, const Dims& shape) {
-  if (out.isNull() || out.isUndefined()) return;
-  if (!out.instanceof(val::global("Float32Array")))
-    fail(fn, ": out must be a Float32Array of ", shape, " = ", n, " floats");
-  const std::size_t got = out["length"].as<std::size_t>();
-  if (got != n) fail(fn, ": out must hold ", shape, " = ", n, " floats (got ", got, ")");
+  if (!out.isNull() && !out.isUndefined()) float32_array_of(fn, "out", out, n, shape);
 }
 
 // Owning JS copies of C++ data (never views into the heap, which memory growth can detach).

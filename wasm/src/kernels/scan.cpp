@@ -1,7 +1,8 @@
 // Vectorised scans of one float array for the argument checks: the largest finite magnitude (and whether every
-// value is finite, in the same pass), and the first value outside a rule (NaN, +Inf, and -Inf unless allowed). One pass each at SIMD width, where a scalar loop
-// with a branch per float cost as much as the attention it guarded at small sizes. Not here: the checks'
-// messages or limits (wasm/bindings/args.hpp, lookback/float_limits.hpp).
+// value is finite, in the same pass), and the first value outside a rule (NaN, +Inf, and -Inf unless allowed).
+// One pass each at SIMD width, where a scalar loop with a branch per float cost as much as the attention it
+// guarded at small sizes. Not here: the checks' messages or limits (wasm/bindings/args.hpp,
+// lookback/float_limits.hpp).
 #include <algorithm>
 #include <cmath>
 #include <limits>
