@@ -18,15 +18,15 @@ const SAMPLER = `${root}shared/models/stories260K`;  // the llama2.c model the m
 
 // Everything that decides the weights. Changing any value retrains from scratch (the stamp differs).
 export const RECIPE = {
-  corpus_seed: 1, train_stories: 200000, validation_stories: 2000, vocab: 3072,
+  corpus_seed: 1, train_stories: 120000, validation_stories: 2000, vocab: 3072,
   // Stories sampled from llama2.c's stories260K (shared/models/stories260K), one after every `every` generated
   // training stories: plain TinyStories-like phrasing beside the generator's structure. The tokenizer counts them.
   samples: { stories: 40000, seed: 7, temperature: 0.9, top_p: 0.95, every: 5 },
   // The share of sampled stories that get an object recall wrapped around them (lookback-corpus --wrap): a child
   // in the story gets a thing early and uses it at the end, with the sample's own plain text in between.
   wrap_share: 0.8,
-  sprout: { steps: 5000, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2, drill_share: 0.1 },
-  window: { steps: 3000, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2, drill_share: 0.1 },
+  sprout: { steps: 4400, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2, drill_share: 0.1 },
+  window: { steps: 2400, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2, drill_share: 0.1 },
 };
 
 function run(cmd, args, { log } = {}) {

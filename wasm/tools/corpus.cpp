@@ -179,22 +179,27 @@ int write_probes(const Args& a) {
   return 0;
 }
 
-// Each line of a.wrap, with a recall wrapped around it in a share of them (chosen by a hash of the line index).
+// Each line of a.wrap, with a recall wrapped around it in a share of them (drawn per line from the seed); lines
+// that repeat a sentence verbatim are left out, so the training text does not teach loops.
 int wrap_stories(const Args& a) {
   std::ifstream in(a.wrap, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + a.wrap);
   std::ofstream out(a.out, std::ios::binary);
   if (!out) throw std::runtime_error("cannot write " + a.out);
-  long long lines = 0, wrapped = 0;
+  long long lines = 0, wrapped = 0, dropped = 0;
   for (std::string line; std::getline(in, line); ++lines) {
-    const uint64_t h = corpus::detail::mix64(a.seed * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(lines));
-    std::string text = line;
-    if (static_cast<double>(h >> 11) * 0x1.0p-53 < a.wrap_share) text = corpus::wrap_story(line, a.seed, lines);
+    if (corpus::repeats_a_sentence(line)) {
+      ++dropped;
+      continue;
+    }
+    corpus::detail::Rng rng(corpus::detail::story_seed(a.seed, corpus::Split::train, static_cast<uint64_t>(lines), 8));
+    const std::string text = rng.chance(a.wrap_share) ? corpus::wrap_story(line, a.seed, lines) : line;
     wrapped += text != line;
     out << text << '\n';
   }
   if (!out) throw std::runtime_error("error writing " + a.out);
-  std::fprintf(stderr, "wrapped a recall around %lld of %lld stories -> %s\n", wrapped, lines, a.out.c_str());
+  std::fprintf(stderr, "wrapped a recall around %lld of %lld stories (%lld left out: a sentence repeated) -> %s\n",
+               wrapped, lines - dropped, dropped, a.out.c_str());
   return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "model/bpe.hpp"
 #include "train/bpe_train.hpp"
 #include "train/corpus.hpp"
+#include "train/corpus_words.hpp"
 
 using namespace lookback;
 using corpus::Split;
@@ -373,4 +374,74 @@ TEST_CASE("corpus: a habit word always follows its owner, by name or by pronoun"
   }
   CHECK(by_name > 200);
   CHECK(by_pronoun > 200);
+}
+
+TEST_CASE("corpus: a wrapped story keeps the sample's text and recalls the one thing its child got") {
+  const std::vector<std::string> samples = {
+      "Once upon a time, there was a little girl named Lily. She liked to play in the park. One day, she saw a big "
+      "dog. The dog was friendly. Lily was happy.",
+      "Once upon a time, there was a boy. He liked to run. He ran to the tree. He saw a bird. The boy smiled.",
+      "Tom and Sue went to the beach. They built a castle. The sea was blue. Tom laughed."};
+  int with_pronoun = 0, with_two_things = 0, made_up = 0, total = 0;
+  for (size_t s = 0; s < samples.size(); ++s) {
+    for (uint64_t i = 0; i < 300; ++i, ++total) {
+      const std::string& sample = samples[s];
+      const std::string w = corpus::wrap_story(sample, 3, i);
+      CAPTURE(w);
+      REQUIRE(w == corpus::wrap_story(sample, 3, i));
+      // The sample's own text is all there, in order: its first sentence, then the intro, then the rest, then the
+      // recall.
+      const size_t first_end = sample.find(". ") + 1;
+      REQUIRE(w.compare(0, first_end, sample, 0, first_end) == 0);
+      const size_t rest = w.find(sample.substr(first_end));
+      REQUIRE(rest != std::string::npos);
+      const std::string intro = w.substr(first_end, rest - first_end);
+      const std::string recall = w.substr(rest + sample.size() - first_end);
+      REQUIRE(recall.size() > 2);
+      CHECK(recall.back() == '.');
+      // The recall ends on the thing ("... flew her kite.", "... closed his box again.", "... picked up his box and
+      // held it tight."), which the intro names.
+      std::string cue = recall.substr(0, recall.size() - 1);
+      for (const std::string tail : {" again", " and held it tight", " under the bed"})
+        if (cue.size() > tail.size() && cue.compare(cue.size() - tail.size(), tail.size(), tail) == 0)
+          cue.resize(cue.size() - tail.size());
+      const std::string thing = cue.substr(cue.rfind(' ') + 1);
+      CHECK(intro.find(" " + thing) != std::string::npos);
+      CHECK(std::count(w.begin(), w.end(), '\n') == 0);
+      // The owner: Lily (she), the boy (he), Tom (he: the first child named), named in the intro and, in the
+      // recall, by name or by the right pronoun, never the other one.
+      const char* const owner[] = {"lily", "the boy", "tom"};
+      std::string lower_intro = intro, lower_recall = " " + recall;
+      for (auto* t : {&lower_intro, &lower_recall})
+        for (char& c : *t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      CHECK(lower_intro.find(owner[s]) != std::string::npos);
+      const bool female = s == 0;
+      const bool pronoun = lower_recall.find(female ? " she " : " he ") != std::string::npos;
+      CHECK((pronoun || lower_recall.find(owner[s]) != std::string::npos));
+      CHECK(lower_recall.find(female ? " he " : " she ") == std::string::npos);
+      CHECK(lower_recall.find(female ? " his " : " her ") == std::string::npos);
+      with_pronoun += pronoun;
+      with_two_things += intro.find(" and a") != std::string::npos || intro.find(" next to a") != std::string::npos;
+      bool known = false;
+      for (const auto& k : corpus::detail::kinds())
+        for (const char* t : k.things) known |= thing == t;
+      made_up += !known;
+    }
+  }
+  CHECK(with_pronoun > total / 3);
+  CHECK(with_two_things > total / 5);
+  CHECK(made_up > total / 20);
+  CHECK(made_up < total / 4);
+  // No child named, or too few sentences: unchanged.
+  CHECK(corpus::wrap_story("The cat sat on the mat. It was warm. The sun was out.", 3, 0) ==
+        "The cat sat on the mat. It was warm. The sun was out.");
+  CHECK(corpus::wrap_story("Lily sat on the mat. It was warm.", 3, 0) == "Lily sat on the mat. It was warm.");
+}
+
+TEST_CASE("corpus: a story that repeats a sentence of three or more words is found") {
+  CHECK(corpus::repeats_a_sentence("Tom went out. He was happy. He was happy. Tom played."));
+  CHECK(corpus::repeats_a_sentence("\"I like it!\" said Sue. Then she ran. \"I like it!\" said Sue."));
+  CHECK_FALSE(corpus::repeats_a_sentence("Go home. Go home. Tom was happy."));  // two words: a refrain, not a loop
+  CHECK_FALSE(corpus::repeats_a_sentence("Tom was happy. Sue was happy. Tom was sad."));
+  CHECK_FALSE(corpus::repeats_a_sentence(""));
 }

@@ -86,9 +86,12 @@ struct Probe {
 
 // per_kind probes of each kind, from probe-split stories (fresh names and hero/object pairs).
 // A story written elsewhere with an object recall wrapped around it (corpus_wrap.cpp): the first child it names
-// gets a thing after that sentence and uses it again at the end. Returned unchanged when it names no known child
-// or has fewer than three sentences. Deterministic from (seed, index).
+// (else the first "girl" or "boy") gets a thing after that sentence, sometimes beside a thing of another kind, and
+// uses it again at the end, by name or as she/he. Returned unchanged when it names no child or has fewer than three
+// sentences. Deterministic from (seed, index).
 std::string wrap_story(const std::string& sample, uint64_t seed, uint64_t index);
+// True when a sentence of three or more words occurs twice in `s` (a sampled story stuck in a loop).
+bool repeats_a_sentence(const std::string& s);
 
 std::vector<Probe> make_probes(uint64_t seed, int per_kind);
 std::string probe_to_json(const Probe& probe);  // one line, no trailing newline
