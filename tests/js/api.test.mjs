@@ -94,6 +94,31 @@ test('out: attention and gemm write into the caller\'s array, the same numbers a
   assert.deepEqual(c, before, 'a refused call writes nothing');
 });
 
+test('attention gives the same numbers after the memory grows between calls, in both modules', async () => {
+  for (const threads of [1, 'auto']) {
+    const m = await loadLookback({ threads });
+    const [T, H, D] = [6, 2, 4];
+    const q = randomArray(T * H * D, 71, -2, 2), k = randomArray(T * H * D, 72, -2, 2), v = randomArray(T * H * D, 73);
+    const opts = { T, heads: H, d: D, causal: true };
+    const want = attentionRef(q, k, v, { T, S: T, H, Hkv: H, D, causal: true, mask: null, scale: 1 / Math.sqrt(D) });
+    const first = m.attention(q, k, v, opts);
+    const kept = Float32Array.from(first.weights);
+    // larger calls until the memory has grown (the weights of T=S=N, 16 heads: 16*N*N floats)
+    const heap = m.heapBytes();
+    for (const N of [512, 1024, 2048]) {
+      if (m.heapBytes() > heap) break;
+      const x = randomArray(N * 16 * 4, N);
+      m.attention(x, x, x, { T: N, heads: 16, d: 4 });
+    }
+    assert.ok(m.heapBytes() > heap, `threads ${threads}: the memory grew`);
+    const again = m.attention(q, k, v, opts);
+    close(again.output, want.output, `threads ${threads}: output after growth`);
+    close(again.weights, want.weights, `threads ${threads}: weights after growth`);
+    assert.deepEqual(first.weights, kept, 'a result is the caller\'s own copy');
+    assert.throws(() => m.attention(Float32Array.of(NaN, ...q.subarray(1)), k, v, opts), /attention: q\[0\] is NaN; expected finite values/);
+  }
+});
+
 test('masks: causal with an offset, padding', () => {
   assert.deepEqual(Array.from(lb.causalMask(2, 3)), [1, 1, 0, 1, 1, 1]);
   assert.deepEqual(Array.from(lb.causalMask(3)), [1, 0, 0, 1, 1, 0, 1, 1, 1]);

@@ -134,11 +134,25 @@ inline std::size_t elements(const char* fn, std::initializer_list<int> dims) {
 enum class Values { finite, finite_or_minus_inf, any };
 
 // The error for v[i], a value outside the rule.
-[[noreturn]] inline void fail_value(const char* fn, const char* name, const std::vector<float>& v, std::size_t i,
-                                    Values rule) {
+[[noreturn]] inline void fail_value(const char* fn, const char* name, const float* v, std::size_t i, Values rule) {
   const float x = v[i];
   fail(fn, ": ", name, "[", i, "] is ", std::isnan(x) ? "NaN" : x > 0 ? "Infinity" : "-Infinity", "; expected ",
        rule == Values::finite ? "finite values" : "finite values or -Infinity");
+}
+
+// Checks n floats already in the module against the rule. Returns the largest magnitude when the rule is `finite`
+// (found in the same pass as the check), else -1 (not scanned for).
+inline double checked_values(const char* fn, const char* name, const float* v, std::size_t n, Values rule) {
+  if (rule == Values::any) return -1;
+  if (rule == Values::finite) {
+    bool all_finite = true;
+    const double m = lookback::max_abs_finite(v, n, &all_finite);
+    if (!all_finite) fail_value(fn, name, v, lookback::first_nonfinite(v, n, false), rule);
+    return m;
+  }
+  const std::size_t i = lookback::first_nonfinite(v, n, true);
+  if (i != n) fail_value(fn, name, v, i, rule);
+  return -1;
 }
 
 // That arr is a Float32Array of exactly n floats; `shape` describes n for messages.
@@ -157,16 +171,7 @@ inline double floats_into(std::vector<float>& v, const char* fn, const char* nam
   float32_array_of(fn, name, arr, n, shape);
   v.resize(n);
   if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", arr);
-  if (rule == Values::any) return -1;
-  if (rule == Values::finite) {
-    bool all_finite = true;
-    const double m = lookback::max_abs_finite(v.data(), n, &all_finite);
-    if (!all_finite) fail_value(fn, name, v, lookback::first_nonfinite(v.data(), n, false), rule);
-    return m;
-  }
-  const std::size_t i = lookback::first_nonfinite(v.data(), n, true);
-  if (i != n) fail_value(fn, name, v, i, rule);
-  return -1;
+  return checked_values(fn, name, v.data(), n, rule);
 }
 
 inline std::vector<float> floats(const char* fn, const char* name, const val& arr, std::size_t n,

@@ -100,6 +100,51 @@ val attention_js(val q, val k, val v, val shape, val mask, bool want, val out_ar
   });
 }
 
+// The fast path of attention: the JS API copies q, k and v (Float32Arrays of the sizes the shape asks for) straight
+// into this staging buffer and reads the output and weights straight out of it, so a call makes no JS objects in
+// C++. Layout: q [T,H,D] | k [S,Hkv,D] | v [S,Hkv,D] | output [T,H,D] | weights [H,T,S] (when asked for). Every
+// other call, and every malformed one, takes attention_js, whose messages the checks here repeat word for word.
+std::vector<float>& attention_stage() {
+  static std::vector<float> stage;
+  return stage;
+}
+
+// A Float32Array view of the staging buffer, grown to at least n floats (a view: it is read before the next call
+// that can grow the module's memory).
+val attention_stage_js(double n) {
+  return guarded([&] {
+    const double most = 5.0 * double(kMaxElements);
+    if (!(n >= 0 && n <= most && n == std::floor(n))) fail("attention: a staging buffer of ", n, " floats");
+    std::vector<float>& stage = attention_stage();
+    if (stage.size() < std::size_t(n)) stage.resize(std::size_t(n));
+    return val(emscripten::typed_memory_view(stage.size(), stage.data()));
+  });
+}
+
+// Attention on the staged q, k, v: the same checks in the same order as attention_js (the JS API has checked
+// that they are Float32Arrays of the right lengths), then the kernel. Returns the rows with no visible key.
+val attention_staged_js(val shape, val mask, bool want) {
+  return guarded([&] {
+    const char* fn = "attention";
+    const AttentionShape a = attention_shape(fn, shape);
+    const std::size_t nq = elements(fn, {a.T, a.H, a.D}), nk = elements(fn, {a.S, a.Hkv, a.D});
+    const std::size_t nw = want ? elements(fn, {a.H, a.T, a.S}) : 0;
+    std::vector<float>& stage = attention_stage();
+    if (stage.size() < 2 * nq + 2 * nk + nw)
+      fail(fn, ": the staging buffer holds ", double(stage.size()), " floats; this call needs ", double(2 * nq + 2 * nk + nw));
+    float* q = stage.data();
+    float* k = q + nq;
+    float* v = k + nk;
+    float* o = v + nk;
+    const double mq = checked_values(fn, "q", q, nq, Values::finite);
+    const double mk = checked_values(fn, "k", k, nk, Values::finite);
+    const double mv = checked_values(fn, "v", v, nk, Values::finite);
+    attention_within_float32(fn, a, mq, mk, mv);
+    const std::vector<std::uint8_t> m = mask_arg(fn, mask, elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
+    return val(lookback::attention_split(q, k, v, o, want ? o + nq : nullptr, a, m.empty() ? nullptr : m.data()));
+  });
+}
+
 val gemm_js(val a, val b, double M_, double N_, double K_, bool transB, val out) {
   return guarded([&] {
     const char* fn = "gemm";
@@ -148,6 +193,8 @@ EMSCRIPTEN_BINDINGS(lookback_core) {
   emscripten::function("softmax", &softmax_js);
   emscripten::function("blend", &blend_js);
   emscripten::function("attention", &attention_js);
+  emscripten::function("attentionStage", &attention_stage_js);
+  emscripten::function("attentionStaged", &attention_staged_js);
   emscripten::function("gemm", &gemm_js);
   emscripten::function("dot", &dot_js);
 }

@@ -6,6 +6,7 @@ import { CODES, coded } from './errors.js';
 import { IN_NODE, nodeHost, readBytes } from './files.js';
 import { modelApi } from './model.js';
 import { f32, NUMBER, numberArg, options, REQUIRED, scaleFor, u8 } from './options.js';
+import { stagedAttention } from './staged-attention.js';
 import { trainApi } from './train.js';
 import { weightApi } from './weight.js';
 
@@ -141,6 +142,7 @@ function attentionArrays(fn, q, k, v) {
 }
 
 function makeApi(M, base, threads) {
+  const staged = stagedAttention(M, checked);
   const api = {
     /** floats per SIMD vector in this build (4 in WebAssembly) */
     simdWidth: () => M.simdWidth(),
@@ -176,7 +178,8 @@ function makeApi(M, base, threads) {
 
     attention(q, k, v, opts) {
       const o = attentionOptions('attention', opts, { weights: true, out: null });
-      return checked(M.attention(...attentionArrays('attention', q, k, v), o.shape, o.mask, !!o.weights, o.out));
+      const arrays = attentionArrays('attention', q, k, v);
+      return staged(...arrays, o) ?? checked(M.attention(...arrays, o.shape, o.mask, !!o.weights, o.out));
     },
 
     /** one (head, query) row of the scalar reference attention with every intermediate (float64): score

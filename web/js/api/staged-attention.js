@@ -1,0 +1,34 @@
+// The fast path of lb.attention: q, k and v, when they are Float32Arrays of exactly the sizes the shape asks for,
+// are copied straight into the core's staging buffer and the output (and weights) read straight out of it, so a
+// call costs two copies in C++ terms and no JS objects made by the bindings. Anything else (a plain array already
+// converted, a wrong length, a bad `out`) returns null and the caller takes the checked path, whose error
+// messages name the argument. Values (NaN, Infinity, float32 range) and the shape are checked by the core either way.
+const MAX_ELEMENTS = 2 ** 26;  // the core's limit on one tensor (wasm/bindings/args.hpp kMaxElements)
+
+export function stagedAttention(M, checked) {
+  let stage = null;  // Float32Array view of the staging buffer (length 0 once memory growth detached it)
+  const view = (n) => {
+    if (stage === null || stage.length === 0 || stage.length < n) stage = checked(M.attentionStage(n));
+    return stage;
+  };
+  // q, k, v: Float32Arrays; o: the options (shape, mask, weights, out) as attentionOptions made them.
+  return (q, k, v, o) => {
+    const [T, S, H, Hkv, D] = o.shape;
+    const nq = T * H * D, nk = S * Hkv * D, nw = o.weights ? H * T * S : 0;
+    const out = o.out;
+    if (!(q instanceof Float32Array && k instanceof Float32Array && v instanceof Float32Array)) return null;
+    if (q.length !== nq || k.length !== nk || v.length !== nk || nq === 0 || nk === 0) return null;
+    if (nq > MAX_ELEMENTS || nk > MAX_ELEMENTS || !(nw <= MAX_ELEMENTS) || !Number.isInteger(nw)) return null;
+    if (out != null && !(out instanceof Float32Array && out.length === nq)) return null;
+    let s = view(2 * nq + 2 * nk + nw);
+    s.set(q, 0);
+    s.set(k, nq);
+    s.set(v, nq + nk);
+    const emptyRows = checked(M.attentionStaged(o.shape, o.mask, !!o.weights));
+    if (s.length === 0) s = view(0);  // the call grew the memory (an unshared buffer is then detached)
+    const at = nq + 2 * nk;
+    const output = out ? out : new Float32Array(nq);
+    output.set(s.subarray(at, at + nq));
+    return { output, weights: o.weights ? s.slice(at + nq, at + nq + nw) : null, emptyRows };
+  };
+}
