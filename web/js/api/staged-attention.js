@@ -1,8 +1,8 @@
 // The fast path of lb.attention: q, k and v, when they are Float32Arrays of exactly the sizes the shape asks for,
-// are copied straight into the core's staging buffer and the output (and weights) read straight out of it, so a
-// call costs two copies in C++ terms and no JS objects made by the bindings. Anything else (a plain array already
-// converted, a wrong length, a bad `out`) returns null and the caller takes the checked path, whose error
-// messages name the argument. Values (NaN, Infinity, float32 range) and the shape are checked by the core either way.
+// are copied straight into the core's staging buffer and the output (and weights) read straight out of it, so the
+// bindings make no JS objects per array. Anything else (a wrong length, a bad `out`, an array that is not a
+// Float32Array) returns null and the caller takes the checked path, whose error messages name the argument. Values
+// (NaN, Infinity, float32 range) and the shape are checked by the core either way.
 const MAX_ELEMENTS = 2 ** 26;  // the core's limit on one tensor (wasm/bindings/args.hpp kMaxElements)
 
 export function stagedAttention(M, checked) {
