@@ -193,6 +193,7 @@ EMSCRIPTEN_BINDINGS(lookback_core) {
   emscripten::function("softmax", &softmax_js);
   emscripten::function("blend", &blend_js);
   emscripten::function("attention", &attention_js);
+  emscripten::constant("maxElements", double(kMaxElements));  // the most elements of one tensor argument
   emscripten::function("attentionStage", &attention_stage_js);
   emscripten::function("attentionStaged", &attention_staged_js);
   emscripten::function("gemm", &gemm_js);

@@ -7,6 +7,7 @@
 
 #include "lookback/kernels.hpp"
 #include "lookback/matvec.hpp"
+#include "lookback/packed_gemm.hpp"
 #include "lookback/split.hpp"
 #include "model/errors.hpp"
 #include "base/fp16.hpp"
@@ -56,7 +57,14 @@ void apply(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, 
       case WeightFormat::q8: return matvec_q8_split(x, T, W.K, W.q8, W.scale, W.N, y, acc, ldx, ldy, W.stream);
     }
   }
-  if (W.format == WeightFormat::f32) return gemm_nt_split(T, W.N, W.K, x, ldx, W.f32, W.K, y, ldy, acc);
+  if (W.format == WeightFormat::f32) {
+    PackedCopy& p = *W.packed;
+    std::call_once(p.once, [&] {
+      p.data.resize(packed_b_floats(W.K, W.N));
+      pack_b_matrix(true, W.K, W.N, W.f32, W.K, p.data.data());
+    });
+    return gemm_packed_split(T, W.N, W.K, x, ldx, p.data.data(), y, ldy, acc);
+  }
   const int chunk = std::max<int>(16, int(kChunkFloats / std::size_t(std::max(W.K, 1))) / 16 * 16);
   thread_local std::vector<float> rows;
   rows.resize(std::size_t(std::min(chunk, W.N)) * W.K);
@@ -74,6 +82,7 @@ Matrix Matrices::add(const float* w, int N, int K) {
   switch (format_) {
     case WeightFormat::f32:
       m.f32 = w;
+      m.packed = std::make_shared<PackedCopy>();
       bytes_ += 4 * n;
       break;
     case WeightFormat::f16: {

@@ -6,6 +6,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,13 @@ enum class WeightFormat { f32, f16, q8 };
 WeightFormat weight_format(const std::string& name);
 const char* weight_format_name(WeightFormat f);
 
+// A float32 matrix laid out in the packed GEMM's panels (lookback/packed_gemm.hpp), made on its first product
+// of more than kMatvecRows rows: prefill then packs no weight per call, and decoding alone never holds a copy.
+struct PackedCopy {
+  std::once_flag once;
+  std::vector<float> data;
+};
+
 // One [N, K] matrix (y = x·Wᵀ) in one format; only the pointers of its format are set.
 struct Matrix {
   WeightFormat format = WeightFormat::f32;
@@ -28,6 +37,7 @@ struct Matrix {
   const std::int8_t* q8 = nullptr;    // [N, Kb*32]
   const float* scale = nullptr;       // [N, Kb]
   bool stream = false;                // few-row products read one weight row at a time (lookback/matvec.hpp)
+  std::shared_ptr<PackedCopy> packed; // f32 only
 };
 
 // Matrices above this many bytes in all (in their format) come from memory, not cache, at each decoding step
@@ -36,8 +46,8 @@ struct Matrix {
 constexpr std::size_t kStreamBytes = std::size_t(4) << 20;
 
 // y[T,N] (+)= x[T,K] · Wᵀ (row strides ldx, ldy; 0 = dense). Up to kMatvecRows rows read each weight once
-// (matvec kernels); more rows go through the packed GEMM (compact formats: a chunk of rows at a time is
-// converted to float first).
+// (matvec kernels); more rows go through the packed GEMM (float32: on the matrix packed once, at its first such
+// product; compact formats: a chunk of rows at a time is converted to float first).
 constexpr int kMatvecRows = 8;
 void apply(const Matrix& W, const float* x, int T, float* y, bool accumulate, int ldx = 0, int ldy = 0);
 

@@ -3,9 +3,9 @@
 // bindings make no JS objects per array. Anything else (a wrong length, a bad `out`, an array that is not a
 // Float32Array) returns null and the caller takes the checked path, whose error messages name the argument. Values
 // (NaN, Infinity, float32 range) and the shape are checked by the core either way.
-const MAX_ELEMENTS = 2 ** 26;  // the core's limit on one tensor (wasm/bindings/args.hpp kMaxElements)
-
 export function stagedAttention(M, checked) {
+  const MAX_ELEMENTS = M.maxElements;  // the core's limit on one tensor argument
+  if (!Number.isInteger(MAX_ELEMENTS)) throw new Error('lookback: the core module does not match this API (no maxElements); rebuild it');
   let stage = null;  // Float32Array view of the staging buffer (length 0 once memory growth detached it)
   const view = (n) => {
     if (stage === null || stage.length === 0 || stage.length < n) stage = checked(M.attentionStage(n));
