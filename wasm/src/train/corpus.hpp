@@ -87,18 +87,9 @@ struct Probe {
 // per_kind probes of each kind, from probe-split stories (fresh names and hero/object pairs).
 // A story written elsewhere with an object recall wrapped around it (corpus_wrap.cpp): the first child it names
 // (else the first "girl" or "boy") gets a thing after that sentence, sometimes beside a thing of another kind, and
-// uses it again at the end (and sometimes mid-story), by name or as she/he; sometimes someone else gets a thing of
-// the same kind in between. Returned unchanged when it names no child or has fewer than three
+// uses it again at the end, by name or as she/he. Returned unchanged when it names no child or has fewer than three
 // sentences. Deterministic from (seed, index).
 std::string wrap_story(const std::string& sample, uint64_t seed, uint64_t index);
-// The same, with its parts: the thing recalled and the sentences added to the sample, in order (the intro first,
-// the last recall last; between them, sometimes another owner's thing of the same kind and a recall mid-story).
-struct WrappedStory {
-  std::string text;
-  std::string thing;                // "" when the sample was left unchanged
-  std::vector<std::string> added;   // each begins after one of the sample's sentences (or at its end)
-};
-WrappedStory wrap_story_parts(const std::string& sample, uint64_t seed, uint64_t index);
 // True when a sentence of three or more words occurs twice in `s` (a sampled story stuck in a loop).
 bool repeats_a_sentence(const std::string& s);
 

@@ -117,19 +117,7 @@ const char* const kRecallUse[] = {  // the verb fits only the thing's kind
 const char* const kRecallAny[] = {  // any verb: only the one thing fits
     "{N} looked for {P} {T}.", "{N} showed {P} mom the {T}.", "{N} picked up {P} {T} and held it tight.",
     "Then {n} remembered {P} {T}.", "{N} found {P} {T} under the bed.", "{N} reached for {P} {T}.",
-    "{N} ran home and grabbed {P} {T}.", "{N} looked everywhere for {P} {T}.", "{N} picked up the {T}.",
-    "{N} carried the {T} to {P} room.", "{N} held the {T} close.", "{N} put the {T} on the table.",
-    "{N} looked at the {T} and smiled.", "{N} cleaned the {T} with a cloth.", "{N} found the {T} behind the door.",
-    "{N} gave Mom the {T}.", "{N} showed Dad {P} {T}.", "{N} lifted the {T} up high.", "{N} took the {T} outside.",
-    "{N} was so glad to see {P} {T}.", "{N} could not find {P} {T}.", "Where was {P} {T}?",
-    "{N} ran to get {P} {T}.", "{N} washed the {T}.", "{N} held up the {T} for everyone to see.",
-    "{N} brought the {T} to the park.", "{N} put {P} {T} away.", "{N} wanted {P} {T}."};
-// Someone of the other sex with a thing of the same kind: then only "her"/"his" tells which one a recall means.
-const char* const kRivalsOfGirl[] = {"Dad", "Grandpa", "her brother", "her friend Sam", "Uncle Joe"};
-const char* const kRivalsOfBoy[] = {"Mom", "Grandma", "his sister", "his friend Mia", "Aunt Sue"};
-const char* const kRival[] = {
-    "{R} had {B} too.", "{R} came in with {B}.", "{R} put {B} on the table.", "{R} showed everyone {B}.",
-    "{R} also had {B}.", "Then {R} found {B}."};
+    "{N} ran home and grabbed {P} {T}.", "{N} looked everywhere for {P} {T}."};
 
 // Who the thing belongs to: the first known first name, else the first "girl" or "boy"; false if neither.
 bool owner(const std::string& s, size_t& at, std::string& name, bool& female) {
@@ -152,29 +140,20 @@ bool owner(const std::string& s, size_t& at, std::string& name, bool& female) {
 
 }  // namespace
 
-// The recall sentences that say whose thing it is ("{P} {T}"): the only ones fit when a rival's thing is there.
-template <size_t N>
-std::vector<const char*> possessive(const char* const (&all)[N]) {
-  std::vector<const char*> out;
-  for (const char* t : all)
-    if (std::string(t).find("{P} {T}") != std::string::npos) out.push_back(t);
-  return out;
-}
-
-WrappedStory wrap_story_parts(const std::string& sample, uint64_t seed, uint64_t index) {
+std::string wrap_story(const std::string& sample, uint64_t seed, uint64_t index) {
   Rng rng(story_seed(seed, Split::train, index, 7));
   size_t at;
   std::string name;
   bool female;
   const std::vector<size_t> ends = sentence_ends(sample);
-  if (!owner(sample, at, name, female) || ends.size() < 3) return {sample, "", {}};
+  if (!owner(sample, at, name, female) || ends.size() < 3) return sample;
   size_t cut = 0;  // the end of the sentence naming the child
   for (size_t e : ends)
     if (e > at) {
       cut = e;
       break;
     }
-  if (cut == 0 || cut == ends.back()) return {sample, "", {}};
+  if (cut == 0 || cut == ends.back()) return sample;
   const Thing& th = rng.pick(all_things());
   const Kind& kind = kinds()[th.kind];
   const std::string word = rng.chance(0.15) ? made_up_thing(rng) : th.word;
@@ -191,49 +170,11 @@ WrappedStory wrap_story_parts(const std::string& sample, uint64_t seed, uint64_t
       {"{A}", described(rng, kind, word)}, {"{D}", other}};
   std::string intro = fill(with_other ? rng.pick(kIntroWith) : rng.pick(kIntro), slots);
   if (!with_other && rng.chance(0.4)) intro += " " + fill(rng.pick(kIt), slots);  // "it" only when one thing
-  // Sometimes someone of the other sex gets a thing of the same kind, later in the story: then the recall's
-  // "her"/"his" is what picks the child's thing, not the kind of the verb or which thing came last.
-  std::string rival;
-  std::vector<const char*> same_kind;
-  for (const char* t : kind.things)
-    if (t != word) same_kind.push_back(t);
-  if (rng.chance(0.3) && !same_kind.empty()) {
-    slots["{R}"] = female ? rng.pick(kRivalsOfGirl) : rng.pick(kRivalsOfBoy);
-    slots["{B}"] = described(rng, kind, rng.pick(same_kind));
-    rival = fill(rng.pick(kRival), slots);
-  }
   // The recall names the owner or says she/he (as most hand-written stories would by then).
   if (rng.chance(0.6)) slots["{N}"] = slots["{n}"] = slots["{S}"];
-  static const std::vector<const char*> use_theirs = possessive(kRecallUse), any_theirs = possessive(kRecallAny);
-  auto recall = [&] {
-    slots["{U}"] = rng.pick(kind.uses).past;
-    const bool by_kind = with_other || rng.chance(0.5);  // two things of two kinds: the verb decides
-    if (!rival.empty()) return fill(rng.pick(by_kind ? use_theirs : any_theirs), slots);
-    return fill(by_kind ? rng.pick(kRecallUse) : rng.pick(kRecallAny), slots);
-  };
-  // Where the added sentences go: the intro after `cut`; the rival and a recall in the middle (each after one of
-  // the sample's later sentences, the rival first when both land on one); the last recall at the end.
-  std::vector<size_t> middle;
-  for (size_t e : ends)
-    if (e > cut) middle.push_back(e);
-  std::vector<std::pair<size_t, std::string>> added = {{cut, intro}};
-  if (!rival.empty()) added.push_back({rng.pick(middle), rival});
-  if (rng.chance(0.4)) added.push_back({rng.pick(middle), recall()});
-  std::stable_sort(added.begin() + 1, added.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  added.push_back({sample.size(), recall()});
-  WrappedStory out{"", word, {}};
-  size_t from = 0;
-  for (const auto& [where, sentence] : added) {
-    out.text += sample.substr(from, where - from) + " " + sentence;
-    from = where;
-    out.added.push_back(sentence);
-  }
-  out.text += sample.substr(from);
-  return out;
-}
-
-std::string wrap_story(const std::string& sample, uint64_t seed, uint64_t index) {
-  return wrap_story_parts(sample, seed, index).text;
+  slots["{U}"] = rng.pick(kind.uses).past;
+  const std::string recall = fill(with_other || rng.chance(0.6) ? rng.pick(kRecallUse) : rng.pick(kRecallAny), slots);
+  return sample.substr(0, cut) + " " + intro + sample.substr(cut) + " " + recall;
 }
 
 }  // namespace lookback::corpus
