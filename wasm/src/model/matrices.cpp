@@ -1,4 +1,5 @@
-// Building the Transformer's matrices in their load-time format (conversion to float16 or Q8 blocks, once)
+// Building the Transformer's matrices in their load-time format (float32 packed for the GEMM, conversion to
+// float16 or Q8 blocks: once)
 // and the product dispatch: matvec kernels for few rows, the packed GEMM for many. Not here: the kernels.
 #include "model/matrices.hpp"
 
@@ -57,14 +58,7 @@ void apply(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, 
       case WeightFormat::q8: return matvec_q8_split(x, T, W.K, W.q8, W.scale, W.N, y, acc, ldx, ldy, W.stream);
     }
   }
-  if (W.format == WeightFormat::f32) {
-    PackedCopy& p = *W.packed;
-    std::call_once(p.once, [&] {
-      p.data.resize(packed_b_floats(W.K, W.N));
-      pack_b_matrix(true, W.K, W.N, W.f32, W.K, p.data.data());
-    });
-    return gemm_packed_split(T, W.N, W.K, x, ldx, p.data.data(), y, ldy, acc);
-  }
+  if (W.format == WeightFormat::f32) return gemm_packed_split(T, W.N, W.K, x, ldx, W.packed, y, ldy, acc);
   const int chunk = std::max<int>(16, int(kChunkFloats / std::size_t(std::max(W.K, 1))) / 16 * 16);
   thread_local std::vector<float> rows;
   rows.resize(std::size_t(std::min(chunk, W.N)) * W.K);
@@ -80,11 +74,14 @@ Matrix Matrices::add(const float* w, int N, int K) {
   m.format = format_, m.N = N, m.K = K;
   const std::size_t n = std::size_t(N) * K;
   switch (format_) {
-    case WeightFormat::f32:
+    case WeightFormat::f32: {
       m.f32 = w;
-      m.packed = std::make_shared<PackedCopy>();
       bytes_ += 4 * n;
+      const std::size_t at = packed_.size();
+      packed_.resize(at + packed_b_floats(K, N));
+      pack_b_matrix(true, K, N, w, K, packed_.data() + at);
       break;
+    }
     case WeightFormat::f16: {
       const std::size_t at = f16_.size();
       f16_.resize(at + n);
@@ -119,14 +116,18 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
   };
   std::vector<Pending> pending;
   auto put = [&](Matrix& m, const float* src, int N, int K) {
-    const std::size_t at = format_ == WeightFormat::f16 ? f16_.size() : q8_.size(), sat = scale_.size();
+    const std::size_t at = format_ == WeightFormat::f32 ? packed_.size() : format_ == WeightFormat::f16 ? f16_.size() : q8_.size();
+    const std::size_t sat = scale_.size();
     m = add(src, N, K);
     pending.push_back({&m, at, sat});
   };
-  std::size_t total = 0, blocks = 0;  // elements and Q8 blocks, to allocate once
-  auto count = [&](int N, int K) { total += std::size_t(N) * K, blocks += std::size_t(N) * q8_blocks(K); };
+  std::size_t total = 0, blocks = 0, packed = 0;  // elements, Q8 blocks and packed floats, to allocate once
+  auto count = [&](int N, int K) {
+    total += std::size_t(N) * K, blocks += std::size_t(N) * q8_blocks(K), packed += packed_b_floats(K, N);
+  };
   for (int l = 0; l < c.n_layers; ++l) count(QKV, C), count(C, HD), count(F13, C), count(C, F);
   count(c.vocab_size, C);
+  if (format_ == WeightFormat::f32) packed_.reserve(packed);
   if (format_ == WeightFormat::f16) f16_.reserve(total);
   if (format_ == WeightFormat::q8) q8_.reserve(blocks * kQ8Block), scale_.reserve(blocks);
   layers_.resize(std::size_t(c.n_layers));
@@ -140,6 +141,7 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
   put(classifier_, w.classifier(), c.vocab_size, C);
   for (const Pending& p : pending) {
     p.m->stream = bytes_ > kStreamBytes;
+    if (format_ == WeightFormat::f32) p.m->packed = packed_.data() + p.at;
     if (format_ == WeightFormat::f16) p.m->f16 = f16_.data() + p.at;
     if (format_ == WeightFormat::q8) p.m->q8 = q8_.data() + p.at, p.m->scale = scale_.data() + p.scale_at;
   }

@@ -1,13 +1,11 @@
 // The weight matrices of a Transformer in the form its products read, chosen once at load: float32 (views of
-// the Weights buffer, no copy), float16 or Q8 blocks (copies made once; see lookback/matvec.hpp), and the one
-// product every linear layer goes through. Not here: the other tensors (norms, embedding rows: Weights) or
+// the Weights buffer for few rows, plus a copy packed once for the GEMM), float16 or Q8 blocks (copies made once;
+// see lookback/matvec.hpp), and the one product every linear layer goes through. Not here: the other tensors (norms, embedding rows: Weights) or
 // the forward pass (session.cpp).
 // Letters: T rows of x, K input width, N output width.
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -21,13 +19,6 @@ enum class WeightFormat { f32, f16, q8 };
 WeightFormat weight_format(const std::string& name);
 const char* weight_format_name(WeightFormat f);
 
-// A float32 matrix laid out in the packed GEMM's panels (lookback/packed_gemm.hpp), made on its first product
-// of more than kMatvecRows rows: prefill then packs no weight per call, and decoding alone never holds a copy.
-struct PackedCopy {
-  std::once_flag once;
-  std::vector<float> data;
-};
-
 // One [N, K] matrix (y = x·Wᵀ) in one format; only the pointers of its format are set.
 struct Matrix {
   WeightFormat format = WeightFormat::f32;
@@ -37,7 +28,7 @@ struct Matrix {
   const std::int8_t* q8 = nullptr;    // [N, Kb*32]
   const float* scale = nullptr;       // [N, Kb]
   bool stream = false;                // few-row products read one weight row at a time (lookback/matvec.hpp)
-  std::shared_ptr<PackedCopy> packed; // f32 only
+  const float* packed = nullptr;      // f32: the matrix in the packed GEMM's panels (lookback/packed_gemm.hpp)
 };
 
 // Matrices above this many bytes in all (in their format) come from memory, not cache, at each decoding step
@@ -46,8 +37,8 @@ struct Matrix {
 constexpr std::size_t kStreamBytes = std::size_t(4) << 20;
 
 // y[T,N] (+)= x[T,K] · Wᵀ (row strides ldx, ldy; 0 = dense). Up to kMatvecRows rows read each weight once
-// (matvec kernels); more rows go through the packed GEMM (float32: on the matrix packed once, at its first such
-// product; compact formats: a chunk of rows at a time is converted to float first).
+// (matvec kernels); more rows go through the packed GEMM (float32: on the copy packed at load, so prefill packs
+// no weight per call; compact formats: a chunk of rows at a time is converted to float first).
 constexpr int kMatvecRows = 8;
 void apply(const Matrix& W, const float* x, int T, float* y, bool accumulate, int ldx = 0, int ldy = 0);
 
@@ -77,6 +68,7 @@ class Matrices {
   std::vector<std::uint16_t> f16_;
   std::vector<std::int8_t> q8_;
   std::vector<float> scale_;
+  std::vector<float> packed_;  // f32: every matrix in the packed GEMM's panels, one after another
 };
 
 }  // namespace lookback
