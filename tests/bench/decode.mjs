@@ -89,7 +89,7 @@ async function models() {
 
 // Prompt ids of length T (first ids alternate so that consecutive calls never share a prefix).
 function prompts(V, bos, T) {
-  let s = 777;
+  let s = 777 + T;  // each length its own tokens: a longer prompt must not start with a shorter one (the cached prefix)
   const pick = () => {
     s = (Math.imul(s, 1103515245) + 12345) >>> 0;
     return 3 + (s >>> 8) % (V - 3);
