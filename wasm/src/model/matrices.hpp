@@ -1,7 +1,7 @@
 // The weight matrices of a Transformer in the form its products read, chosen once at load: float32 (views of
 // the Weights buffer for few rows, plus a copy packed once for the GEMM), float16 or Q8 blocks (copies made once;
-// see lookback/matvec.hpp), and the one product every linear layer goes through. Not here: the other tensors (norms, embedding rows: Weights) or
-// the forward pass (session.cpp).
+// see lookback/matvec.hpp), and the one product every linear layer goes through. Not here: the other tensors
+// (norms, embedding rows: Weights) or the forward pass (session.cpp).
 // Letters: T rows of x, K input width, N output width.
 #pragma once
 #include <cstddef>
