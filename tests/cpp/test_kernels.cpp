@@ -98,6 +98,23 @@ TEST_CASE("the argument scans match their references around the vector width, wh
       }
     }
   }
+  // Every value finite, the largest anywhere and of either sign, or tiny (subnormal, -0): the same maximum.
+  for (int n : sizes) {
+    for (int at : {0, n / 2, n - 1}) {
+      for (float big : {3.0e38f, -3.0e38f, std::numeric_limits<float>::max(), -4.5f}) {
+        auto y = rng.vec(n, -3.0f, 3.0f);
+        y[at] = big;
+        bool fine = false;
+        INFO("n=" << n << " at=" << at << " big=" << big);
+        CHECK(max_abs_finite(y.data(), n, &fine) == std::fabs(big));
+        CHECK(fine);
+      }
+      std::vector<float> tiny(std::size_t(n), -0.0f);
+      tiny[std::size_t(at)] = -1.0e-40f;
+      CHECK(max_abs_finite(tiny.data(), n) == max_abs_finite_ref(tiny.data(), n));
+      CHECK(max_abs_finite(tiny.data(), n) == 1.0e-40f);
+    }
+  }
   const float all_bad[] = {NAN_, PINF, NINF};
   CHECK(max_abs_finite(all_bad, 3) == 0.0f);
   CHECK(first_nonfinite(all_bad, 3, true) == 0);

@@ -181,15 +181,22 @@ inline std::vector<float> floats(const char* fn, const char* name, const val& ar
   return v;
 }
 
-// An optional mask: null/undefined, or a Uint8Array of n bytes (1 = visible).
-inline std::vector<std::uint8_t> mask_arg(const char* fn, const val& arr, std::size_t n, const Dims& shape) {
-  if (arr.isNull() || arr.isUndefined()) return {};
+// An optional mask into m (left empty for none; a vector kept between calls is reused): null/undefined, or a
+// Uint8Array of n bytes (1 = visible).
+inline void mask_into(std::vector<std::uint8_t>& m, const char* fn, const val& arr, std::size_t n, const Dims& shape) {
+  m.clear();
+  if (arr.isNull() || arr.isUndefined()) return;
   if (!arr.instanceof(val::global("Uint8Array")))
     fail(fn, ": mask must be a Uint8Array of ", shape, " = ", n, " bytes (1 = visible, 0 = hidden)");
   const std::size_t got = arr["length"].as<std::size_t>();
   if (got != n) fail(fn, ": mask must hold ", shape, " = ", n, " bytes (got ", got, ")");
-  std::vector<std::uint8_t> m(n);
+  m.resize(n);
   if (n) val(emscripten::typed_memory_view(n, m.data())).call<void>("set", arr);
+}
+
+inline std::vector<std::uint8_t> mask_arg(const char* fn, const val& arr, std::size_t n, const Dims& shape) {
+  std::vector<std::uint8_t> m;
+  mask_into(m, fn, arr, n, shape);
   return m;
 }
 

@@ -65,7 +65,7 @@ inline void attention_args(AttentionArgs& r, const char* fn, const val& q, const
   const double mk = floats_into(r.k, fn, "k", k, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
   const double mv = floats_into(r.v, fn, "v", v, elements(fn, {a.S, a.Hkv, a.D}), dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
   attention_within_float32(fn, a, mq, mk, mv);
-  r.mask = mask_arg(fn, mask, elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
+  mask_into(r.mask, fn, mask, elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
 }
 
 }  // namespace lookback::bind

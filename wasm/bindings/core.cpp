@@ -79,34 +79,40 @@ val blend_js(val w, val v, double T_, double S_, double H_, double D_) {
   });
 }
 
-val attention_js(val q, val k, val v, val shape, val mask, bool want, val out_arr) {
-  return guarded([&] {
-    const char* fn = "attention";
-    // the call's buffers, kept for the next call (the module runs one call at a time)
-    static AttentionArgs x;
-    static std::vector<float> out, w;
-    attention_args(x, fn, q, k, v, shape, mask);
-    const AttentionShape& a = x.shape;
-    out.resize(elements(fn, {a.T, a.H, a.D}));
-    out_arg(fn, out_arr, out.size(), dims("T", a.T, "heads", a.H, "d", a.D));
-    w.resize(want ? elements(fn, {a.H, a.T, a.S}) : 0);
-    const int empty = lookback::attention_split(x.q.data(), x.k.data(), x.v.data(), out.data(), want ? w.data() : nullptr,
-                                          a, x.mask.empty() ? nullptr : x.mask.data());
-    val r = val::object();
-    r.set("output", to_js_into(out_arr, out));
-    r.set("weights", want ? to_js(w) : val::null());
-    r.set("emptyRows", empty);
-    return r;
-  });
-}
-
-// The fast path of attention: the JS API copies q, k and v (Float32Arrays of the sizes the shape asks for) straight
-// into this staging buffer and reads the output and weights straight out of it, so a call makes no JS objects in
-// C++. Layout: q [T,H,D] | k [S,Hkv,D] | v [S,Hkv,D] | output [T,H,D] | weights [H,T,S] (when asked for). Every
-// other call, and every malformed one, takes attention_js, whose messages the checks here repeat word for word.
+// The staging buffer of attention, kept between calls (the module runs one call at a time). Layout: q [T,H,D] |
+// k [S,Hkv,D] | v [S,Hkv,D] | output [T,H,D] | weights [H,T,S] (when asked for). The JS API's fast path copies
+// Float32Arrays of the right sizes straight into it and reads the results straight out of it (no JS objects made
+// in C++ per call); the checked path (any other call) copies each array in after checking its type and length.
 std::vector<float>& attention_stage() {
   static std::vector<float> stage;
   return stage;
+}
+
+// The floats of one attention call in the staging buffer, for shape a.
+struct Staged {
+  std::size_t nq, nk, nw;
+  float *q, *k, *v, *o, *w;
+  Staged(const char* fn, const AttentionShape& a, bool want)
+      : nq(elements(fn, {a.T, a.H, a.D})), nk(elements(fn, {a.S, a.Hkv, a.D})),
+        nw(want ? elements(fn, {a.H, a.T, a.S}) : 0) {
+    std::vector<float>& stage = attention_stage();
+    q = stage.data(), k = q + nq, v = k + nk, o = v + nk, w = want ? o + nq : nullptr;
+  }
+  std::size_t size() const { return 2 * nq + 2 * nk + nw; }
+};
+
+// The staged values' checks (finite, every score and sum inside float32) and the mask's, in that order; the mask
+// into m.
+void check_staged(const char* fn, const AttentionShape& a, const Staged& x, const val& mask, std::vector<std::uint8_t>& m) {
+  const double mq = checked_values(fn, "q", x.q, x.nq, Values::finite);
+  const double mk = checked_values(fn, "k", x.k, x.nk, Values::finite);
+  const double mv = checked_values(fn, "v", x.v, x.nk, Values::finite);
+  attention_within_float32(fn, a, mq, mk, mv);
+  mask_into(m, fn, mask, elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
+}
+
+int attention_on_stage(const AttentionShape& a, const Staged& x, const std::vector<std::uint8_t>& m) {
+  return lookback::attention_split(x.q, x.k, x.v, x.o, x.w, a, m.empty() ? nullptr : m.data());
 }
 
 // A Float32Array view of the staging buffer, grown to at least n floats (a view: it is read before the next call
@@ -121,27 +127,48 @@ val attention_stage_js(double n) {
   });
 }
 
-// Attention on the staged q, k, v: the same checks in the same order as attention_js (the JS API has checked
-// that they are Float32Arrays of the right lengths), then the kernel. Returns the rows with no visible key.
+// Attention on the staged q, k, v (the JS API has checked that they are Float32Arrays of the right lengths).
+// Returns the rows with no visible key.
 val attention_staged_js(val shape, val mask, bool want) {
   return guarded([&] {
     const char* fn = "attention";
+    static std::vector<std::uint8_t> m;
     const AttentionShape a = attention_shape(fn, shape);
-    const std::size_t nq = elements(fn, {a.T, a.H, a.D}), nk = elements(fn, {a.S, a.Hkv, a.D});
-    const std::size_t nw = want ? elements(fn, {a.H, a.T, a.S}) : 0;
-    std::vector<float>& stage = attention_stage();
-    if (stage.size() < 2 * nq + 2 * nk + nw)
-      fail(fn, ": the staging buffer holds ", double(stage.size()), " floats; this call needs ", double(2 * nq + 2 * nk + nw));
-    float* q = stage.data();
-    float* k = q + nq;
-    float* v = k + nk;
-    float* o = v + nk;
-    const double mq = checked_values(fn, "q", q, nq, Values::finite);
-    const double mk = checked_values(fn, "k", k, nk, Values::finite);
-    const double mv = checked_values(fn, "v", v, nk, Values::finite);
-    attention_within_float32(fn, a, mq, mk, mv);
-    const std::vector<std::uint8_t> m = mask_arg(fn, mask, elements(fn, {a.T, a.S}), dims("T", a.T, "S", a.S));
-    return val(lookback::attention_split(q, k, v, o, want ? o + nq : nullptr, a, m.empty() ? nullptr : m.data()));
+    const Staged x(fn, a, want);
+    if (attention_stage().size() < x.size())
+      fail(fn, ": the staging buffer holds ", double(attention_stage().size()), " floats; this call needs ", double(x.size()));
+    check_staged(fn, a, x, mask, m);
+    return val(attention_on_stage(a, x, m));
+  });
+}
+
+// Attention on any arguments: the shape, then q, k and v (each a Float32Array of its size, copied into the
+// staging buffer), the values and the mask, then `out`, each checked before the next; the same checks and
+// messages as the fast path. Returns { output, weights, emptyRows }.
+val attention_js(val q, val k, val v, val shape, val mask, bool want, val out_arr) {
+  return guarded([&] {
+    const char* fn = "attention";
+    static std::vector<std::uint8_t> m;
+    const AttentionShape a = attention_shape(fn, shape);
+    if (const Staged need(fn, a, want); attention_stage().size() < need.size()) attention_stage().resize(need.size());
+    const Staged x(fn, a, want);  // pointers into the buffer as it is now
+    const auto copy_in = [&](float* to, const char* name, const val& arr, std::size_t n, const Dims& d) {
+      float32_array_of(fn, name, arr, n, d);
+      val(emscripten::typed_memory_view(n, to)).call<void>("set", arr);
+    };
+    copy_in(x.q, "q", q, x.nq, dims("T", a.T, "heads", a.H, "d", a.D));
+    copy_in(x.k, "k", k, x.nk, dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+    copy_in(x.v, "v", v, x.nk, dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+    check_staged(fn, a, x, mask, m);
+    out_arg(fn, out_arr, x.nq, dims("T", a.T, "heads", a.H, "d", a.D));
+    const int empty = attention_on_stage(a, x, m);
+    const val output = out_arr.isNull() || out_arr.isUndefined() ? val::global("Float32Array").new_(x.nq) : out_arr;
+    output.call<void>("set", val(emscripten::typed_memory_view(x.nq, x.o)));
+    val r = val::object();
+    r.set("output", output);
+    r.set("weights", want ? val(emscripten::typed_memory_view(x.nw, x.w)).call<val>("slice") : val::null());
+    r.set("emptyRows", empty);
+    return r;
   });
 }
 

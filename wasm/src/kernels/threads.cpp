@@ -1,8 +1,8 @@
 // The thread pool of lookback/threads.hpp. Each call is one job: the caller publishes it (a new ticket), then
 // the caller and any worker awake take its parts one at a time, and the caller returns when every part has
 // finished. The caller never waits for a worker to wake: a sleeping worker costs nothing but the wake-up call,
-// and one that wakes late finds every part taken. Between jobs a worker spins for a while (decoding calls come
-// back to back), then sleeps on a condition variable. Not here: splitting kernels (split.cpp).
+// and one that wakes late finds every part taken. Between jobs a worker spins for two milliseconds (decoding calls
+// come back to back), then sleeps on a condition variable. Not here: splitting kernels (split.cpp).
 #include "lookback/threads.hpp"
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
 #define LOOKBACK_POOL 1
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -25,7 +26,11 @@ namespace lookback {
 #if LOOKBACK_POOL
 namespace {
 
-constexpr int kSpins = 1 << 18;  // checks for a new job before a worker sleeps
+// How long a worker keeps checking for a new job after its last one before it sleeps: longer than the gap
+// between two calls a caller makes back to back (the JS API's copies at T=512 take a few tenths of a
+// millisecond), so a worker is awake when the next call comes; waking a sleeping one can take a millisecond.
+constexpr auto kSpinFor = std::chrono::microseconds(2000);
+constexpr int kSpinsPerClock = 256;  // checks between two readings of the clock
 
 // True on a thread running a part (the pool's workers always): a split call made there runs on that thread.
 thread_local bool in_part = false;
@@ -66,8 +71,11 @@ struct Pool {
     in_part = true;
     for (;;) {
       unsigned g = generation_of(ticket.load(std::memory_order_acquire));
-      for (int spin = 0; g == seen && spin < kSpins && !stop.load(std::memory_order_relaxed); ++spin)
+      const auto until = std::chrono::steady_clock::now() + kSpinFor;
+      for (int spin = 1; g == seen && !stop.load(std::memory_order_relaxed); ++spin) {
         g = generation_of(ticket.load(std::memory_order_acquire));
+        if (spin % kSpinsPerClock == 0 && std::chrono::steady_clock::now() > until) break;
+      }
       if (g == seen) {
         std::unique_lock<std::mutex> lock(mutex);
         sleepers.fetch_add(1);
