@@ -163,14 +163,20 @@ inline void float32_array_of(const char* fn, const char* name, const val& arr, s
   if (got != n) fail(fn, ": ", name, " must hold ", shape, " = ", n, " floats (got ", got, ")");
 }
 
+// Copies a Float32Array of exactly n floats (checked: type and length, not values) to `to`, n floats of the
+// module's memory; `shape` describes n for messages.
+inline void copy_floats(float* to, const char* fn, const char* name, const val& arr, std::size_t n, const Dims& shape) {
+  float32_array_of(fn, name, arr, n, shape);
+  if (n) val(emscripten::typed_memory_view(n, to)).call<void>("set", arr);
+}
+
 // Copies a Float32Array of exactly n floats into v (resized to n, so a buffer kept between calls is reused),
 // checking its values; `shape` describes n for messages. Returns the largest magnitude in v when the rule is
 // `finite` (found in the same pass as the check), else -1 (not scanned for).
 inline double floats_into(std::vector<float>& v, const char* fn, const char* name, const val& arr, std::size_t n,
                           const Dims& shape, Values rule = Values::finite) {
-  float32_array_of(fn, name, arr, n, shape);
   v.resize(n);
-  if (n) val(emscripten::typed_memory_view(n, v.data())).call<void>("set", arr);
+  copy_floats(v.data(), fn, name, arr, n, shape);
   return checked_values(fn, name, v.data(), n, rule);
 }
 
@@ -208,17 +214,19 @@ inline void out_arg(const char* fn, const val& out, std::size_t n, const Dims& s
 }
 
 // Owning JS copies of C++ data (never views into the heap, which memory growth can detach).
-inline val to_js(const std::vector<float>& v) {
-  return val::global("Float32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
+inline val to_js(const float* v, std::size_t n) {
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(n, v));
 }
+inline val to_js(const std::vector<float>& v) { return to_js(v.data(), v.size()); }
 inline val to_js(const std::vector<std::uint8_t>& v) {
   return val::global("Uint8Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
-inline val to_js_into(const val& out, const std::vector<float>& v) {
-  if (out.isNull() || out.isUndefined()) return to_js(v);
-  out.call<void>("set", val(emscripten::typed_memory_view(v.size(), v.data())));
+inline val to_js_into(const val& out, const float* v, std::size_t n) {
+  if (out.isNull() || out.isUndefined()) return to_js(v, n);
+  out.call<void>("set", val(emscripten::typed_memory_view(n, v)));
   return out;
 }
+inline val to_js_into(const val& out, const std::vector<float>& v) { return to_js_into(out, v.data(), v.size()); }
 
 // Runs f; any C++ exception comes back as a JS Error object (returned, not thrown, so that every C++
 // destructor runs; the JS API throws it). The module stays usable.

@@ -152,21 +152,15 @@ val attention_js(val q, val k, val v, val shape, val mask, bool want, val out_ar
     const AttentionShape a = attention_shape(fn, shape);
     if (const Staged need(fn, a, want); attention_stage().size() < need.size()) attention_stage().resize(need.size());
     const Staged x(fn, a, want);  // pointers into the buffer as it is now
-    const auto copy_in = [&](float* to, const char* name, const val& arr, std::size_t n, const Dims& d) {
-      float32_array_of(fn, name, arr, n, d);
-      val(emscripten::typed_memory_view(n, to)).call<void>("set", arr);
-    };
-    copy_in(x.q, "q", q, x.nq, dims("T", a.T, "heads", a.H, "d", a.D));
-    copy_in(x.k, "k", k, x.nk, dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
-    copy_in(x.v, "v", v, x.nk, dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+    copy_floats(x.q, fn, "q", q, x.nq, dims("T", a.T, "heads", a.H, "d", a.D));
+    copy_floats(x.k, fn, "k", k, x.nk, dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
+    copy_floats(x.v, fn, "v", v, x.nk, dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
     check_staged(fn, a, x, mask, m);
     out_arg(fn, out_arr, x.nq, dims("T", a.T, "heads", a.H, "d", a.D));
     const int empty = attention_on_stage(a, x, m);
-    const val output = out_arr.isNull() || out_arr.isUndefined() ? val::global("Float32Array").new_(x.nq) : out_arr;
-    output.call<void>("set", val(emscripten::typed_memory_view(x.nq, x.o)));
     val r = val::object();
-    r.set("output", output);
-    r.set("weights", want ? val(emscripten::typed_memory_view(x.nw, x.w)).call<val>("slice") : val::null());
+    r.set("output", to_js_into(out_arr, x.o, x.nq));
+    r.set("weights", want ? to_js(x.w, x.nw) : val::null());
     r.set("emptyRows", empty);
     return r;
   });
