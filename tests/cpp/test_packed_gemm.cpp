@@ -44,14 +44,18 @@ TEST_CASE("gemm_packed matches its reference around the vector width and the til
         }
 }
 
-TEST_CASE("gemm_packed: K across several blocks, the QKV shape, accumulation") {
+TEST_CASE("gemm_packed: K and M across several blocks, the QKV shape, accumulation") {
   Rng rng(32);
-  for (int K : {511, 512, 513, 1100}) {
+  for (int K : {511, 767, 768, 769, 1600}) {
     INFO("K=" << K);
     CHECK(check(rng, 9, 33, K, false, false) <= 1.0);
     CHECK(check(rng, 9, 33, K, true, true) <= 1.0);
   }
   CHECK(check(rng, 64, 1152, 384, false, false) <= 1.0);
+  for (int M : {255, 256, 257, 600}) {  // rows in one block, then in equal blocks
+    INFO("M=" << M);
+    CHECK(check(rng, M, 21, 40, true, true) <= 1.0);
+  }
 }
 
 TEST_CASE("gemm_packed on hostile values: huge and tiny magnitudes; K = 0 clears or keeps C") {

@@ -62,7 +62,7 @@ TEST_CASE("threads: every part runs once, on the pool, and nested calls stay on 
   CHECK(thread_count() == 1);
 }
 
-TEST_CASE("split attention equals attention bit for bit (heads, grouped heads, masks, weights)") {
+TEST_CASE("split attention equals attention bit for bit (heads, query ranges, grouped heads, masks, weights)") {
   Rng rng(11);
   struct Case {
     int T, S, H, Hkv, D;
@@ -70,7 +70,9 @@ TEST_CASE("split attention equals attention bit for bit (heads, grouped heads, m
   };
   for (const Case c : {Case{64, 64, 6, 6, 64, true, false, false}, Case{33, 40, 8, 2, 16, true, true, true},
                        Case{17, 17, 4, 1, 8, false, false, true}, Case{128, 128, 6, 3, 32, true, false, true},
-                       Case{5, 9, 3, 3, 5, false, true, false}}) {
+                       Case{5, 9, 3, 3, 5, false, true, false}, Case{200, 230, 2, 1, 16, true, false, false},
+                       Case{75, 75, 1, 1, 32, true, false, false}, Case{90, 70, 2, 2, 24, false, true, true},
+                       Case{70, 50, 2, 2, 16, true, false, false}}) {
     CAPTURE(c.T);
     CAPTURE(c.H);
     CAPTURE(c.Hkv);

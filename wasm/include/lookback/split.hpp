@@ -9,7 +9,7 @@
 
 namespace lookback {
 
-// attention (kernels.hpp) with the query heads divided among the threads.
+// attention (kernels.hpp) with the query heads, and ranges of their queries, divided among the threads.
 int attention_split(const float* q, const float* k, const float* v, float* out, float* weights,
                     const AttentionShape& shape, const std::uint8_t* mask = nullptr);
 // gemm_nn / gemm_nt (kernels.hpp) with the columns of C divided among the threads.

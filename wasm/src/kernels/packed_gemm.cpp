@@ -14,8 +14,10 @@ namespace {
 
 using simd::MR;
 using simd::NR;
-constexpr int kKc = 512;                    // depth of one K block
-constexpr int kMc = (120 + MR - 1) / MR * MR;  // rows of one packed A block
+// Depth of one K block: one B panel [kc][NR] (24 KiB at 768) stays in L1 while the A panels stream past it, and
+// the model shapes up to a width of 768 take one block, so C is written once.
+constexpr int kKc = 768;
+constexpr int kMc = 256;  // rows of one packed A block at most (M in equal blocks: no thin last block)
 
 struct Blocking {
   int kblocks, kc, panels;
@@ -51,7 +53,7 @@ void gemm_packed(int M, int N, int K, const float* A, int lda, const float* pack
   }
   const Blocking g(K, N);
   thread_local std::vector<float> ap;
-  const int mcmax = std::min(M, kMc);
+  const int mblocks = (M + kMc - 1) / kMc, mcmax = ((M + mblocks - 1) / mblocks + MR - 1) / MR * MR;
   ap.resize(std::size_t((mcmax + MR - 1) / MR) * g.kc * MR);
   for (int b = 0; b < g.kblocks; ++b) {
     const int k0 = b * g.kc, kc = std::min(g.kc, K - k0);

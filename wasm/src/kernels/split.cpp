@@ -1,10 +1,11 @@
 // The kernels of lookback/split.hpp: each divides its output into parts, one per thread (attention: one per query
-// head, which the threads share out), aligned to the kernel's tiles so that every part computes its elements
-// exactly as the whole call would, and calls the one-thread kernel on each part. Calls under kMinWork multiply-adds per part are not split: waking a thread costs more.
-// Not here: the pool (threads.cpp) or any arithmetic.
+// head or range of a head's queries, which the threads share out), aligned to the kernel's tiles so that every part
+// computes its elements exactly as the whole call would, and calls the one-thread kernel on each part. Calls under
+// kMinWork multiply-adds per part are not split: waking a thread costs more. Not here: the pool or any arithmetic.
 #include "lookback/split.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 
 #include "kernels/simd.hpp"
@@ -16,6 +17,8 @@ namespace lookback {
 namespace {
 
 constexpr double kMinWork = 32768;  // multiply-adds per part below which a call runs on one thread
+constexpr int kPartsPerThread = 4;  // attention: parts per thread wanted when the heads alone are fewer
+constexpr int kMaxRanges = 8;       // attention: query ranges per head at most
 
 // How many parts `n` units (each `work` multiply-adds, taken in multiples of `align`) are worth.
 int parts_for(int n, int align, double work) {
@@ -46,34 +49,54 @@ void split(int n, int align, double work_per_unit, F&& f) {
   });
 }
 
+// Query ranges [b[i], b[i + 1]) of about equal work (keys seen, counting the causal limit), in whole blocks of NR
+// queries, at most c of them; returns their number.
+int query_ranges(const AttentionShape& a, int c, int* b) {
+  const int off = a.S - a.T;
+  auto seen = [&](int t) { return a.causal ? double(std::min(a.S, t + off + 1)) : double(a.S); };
+  double total = 0;
+  for (int t = 0; t < a.T; ++t) total += seen(t);
+  int n = 0;
+  b[0] = 0;
+  double done = 0;
+  for (int t = 0; t < a.T - 1 && n + 1 < c; ++t) {
+    done += seen(t);
+    if ((t + 1) % simd::NR == 0 && done >= total * (n + 1) / c) b[++n] = t + 1;
+  }
+  b[++n] = a.T;
+  return n;
+}
+
 }  // namespace
 
 int attention_split(const float* q, const float* k, const float* v, float* out, float* weights,
                     const AttentionShape& a, const std::uint8_t* mask) {
   const int group = a.Hkv > 0 ? a.H / a.Hkv : 1;
-  const double per_head = double(a.T) * a.S * a.D * 2;
-  // one part per query head (when worth splitting at all), so that threads share the heads out evenly
-  const int parts = (a.Hkv <= 0 || a.H % a.Hkv || a.H > 64 || parts_for(a.H, 1, per_head) <= 1) ? 1 : a.H;
-  if (parts <= 1) return attention(q, k, v, out, weights, a, mask);
+  if (a.Hkv <= 0 || a.H % a.Hkv || a.H > 64 || parts_for(a.H * a.T, 1, double(a.S) * a.D * 2) <= 1)
+    return attention(q, k, v, out, weights, a, mask);
+  // Parts: each query head, and when there are fewer heads than kPartsPerThread parts per thread, each head's
+  // queries in ranges of equal work too, so that a thread slowed for a moment leaves little behind. A range of a
+  // causal call sees only the keys up to its last query (the causal offset then stays S - T for its queries), so
+  // its mask and weights rows would be narrower than the caller's: causal calls with either, or with fewer keys
+  // than queries, keep whole heads.
+  const bool ranged = !a.causal || (!mask && !weights && a.S >= a.T);
+  const int want = std::min(kMaxRanges, (kPartsPerThread * thread_count() + a.H - 1) / a.H);
+  int b[kMaxRanges + 1];
+  const int ranges = ranged && want > 1 ? query_ranges(a, want, b) : (b[0] = 0, b[1] = a.T, 1);
   const int ldq = a.ldq ? a.ldq : a.H * a.D, ldk = a.ldk ? a.ldk : a.Hkv * a.D, ldv = a.ldv ? a.ldv : a.Hkv * a.D,
-            ldo = a.ldo ? a.ldo : a.H * a.D;
-  int empty[64] = {};
-  parallel_parts(parts, [&](int p) {
-    const Range r = range(p, parts, a.H, 1);
-    // the part's query heads, one call per key/value head they read
-    for (int h = r.begin; h < r.end;) {
-      const int g = h / group, h_end = std::min(r.end, (g + 1) * group);
-      AttentionShape s = a;
-      s.H = h_end - h, s.Hkv = 1, s.ldq = ldq, s.ldk = ldk, s.ldv = ldv, s.ldo = ldo;
-      empty[p] += attention(q + std::size_t(h) * a.D, k + std::size_t(g) * a.D, v + std::size_t(g) * a.D,
-                            out + std::size_t(h) * a.D,
-                            weights ? weights + std::size_t(h) * a.T * a.S : nullptr, s, mask);
-      h = h_end;
-    }
+            ldo = a.ldo ? a.ldo : a.H * a.D, off = a.S - a.T;
+  std::atomic<int> empty{0};
+  parallel_parts(a.H * ranges, [&](int p) {
+    const int h = p / ranges, g = h / group, t0 = b[p % ranges], t1 = b[p % ranges + 1];
+    AttentionShape s = a;
+    s.H = 1, s.Hkv = 1, s.T = t1 - t0, s.ldq = ldq, s.ldk = ldk, s.ldv = ldv, s.ldo = ldo;
+    if (a.causal) s.S = std::min(a.S, t1 + off);
+    empty += attention(q + std::size_t(t0) * ldq + std::size_t(h) * a.D, k + std::size_t(g) * a.D,
+                       v + std::size_t(g) * a.D, out + std::size_t(t0) * ldo + std::size_t(h) * a.D,
+                       weights ? weights + (std::size_t(h) * a.T + t0) * a.S : nullptr, s,
+                       mask ? mask + std::size_t(t0) * a.S : nullptr);
   });
-  int total = 0;
-  for (int p = 0; p < parts; ++p) total += empty[p];
-  return total;
+  return empty.load();
 }
 
 void gemm_nn_split(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
