@@ -72,7 +72,8 @@ TEST_CASE("split attention equals attention bit for bit (heads, query ranges, gr
                        Case{17, 17, 4, 1, 8, false, false, true}, Case{128, 128, 6, 3, 32, true, false, true},
                        Case{5, 9, 3, 3, 5, false, true, false}, Case{200, 230, 2, 1, 16, true, false, false},
                        Case{75, 75, 1, 1, 32, true, false, false}, Case{90, 70, 2, 2, 24, false, true, true},
-                       Case{70, 50, 2, 2, 16, true, false, false}}) {
+                       Case{70, 50, 2, 2, 16, true, false, false}, Case{66, 66, 2, 2, 16, true, false, false},
+                       Case{34, 40, 1, 1, 8, true, false, false}}) {
     CAPTURE(c.T);
     CAPTURE(c.H);
     CAPTURE(c.Hkv);

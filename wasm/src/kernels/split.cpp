@@ -49,8 +49,8 @@ void split(int n, int align, double work_per_unit, F&& f) {
   });
 }
 
-// Query ranges [b[i], b[i + 1]) of about equal work (keys seen, counting the causal limit), in whole blocks of NR
-// queries, at most c of them; returns their number.
+// Query ranges [b[i], b[i + 1]) of about equal work (keys seen, counting the causal limit), each starting on a block
+// of NR queries and at least NR long, at most c of them; returns their number.
 int query_ranges(const AttentionShape& a, int c, int* b) {
   const int off = a.S - a.T;
   auto seen = [&](int t) { return a.causal ? double(std::min(a.S, t + off + 1)) : double(a.S); };
@@ -61,7 +61,8 @@ int query_ranges(const AttentionShape& a, int c, int* b) {
   double done = 0;
   for (int t = 0; t < a.T - 1 && n + 1 < c; ++t) {
     done += seen(t);
-    if ((t + 1) % simd::NR == 0 && done >= total * (n + 1) / c) b[++n] = t + 1;
+    // the last range keeps at least NR queries: one or two would take attention_few's path, summing otherwise
+    if ((t + 1) % simd::NR == 0 && a.T - (t + 1) >= simd::NR && done >= total * (n + 1) / c) b[++n] = t + 1;
   }
   b[++n] = a.T;
   return n;
