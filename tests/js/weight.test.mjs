@@ -61,3 +61,50 @@ test('repeated weight.gemm calls do not grow the heap', () => {
   assert.equal(lb.heapBytes(), before);
   w.dispose();
 });
+
+test('the staged path (Float32Array a of M*K floats) gives the checked path\'s results and messages', () => {
+  const K = 40, N = 24;
+  const b = rand(K * N, 5);
+  const w = lb.weight(b, { K, N });
+  // M up and down (the staging buffer grows only when needed); a plain array takes the checked path
+  for (const M of [1, 9, 3, 64, 2]) {
+    const a = rand(M * K, 10 + M);
+    const want = lb.gemm(a, b, { M, N, K });
+    close(w.gemm(a, { M }), want);
+    close(w.gemm(Array.from(a), { M }), want);
+    const out = new Float32Array(M * N);
+    assert.equal(w.gemm(a, { M, out }), out);
+    close(out, want);
+  }
+  const a = rand(K, 7);
+  a[3] = NaN;
+  assert.throws(() => w.gemm(a, { M: 1 }), /weight.gemm: a\[3\] is NaN; expected finite values/);
+  a[3] = 1e37;
+  assert.throws(() => w.gemm(a, { M: 1 }), /weight.gemm: a sum of products a·b could reach/);
+  assert.throws(() => w.gemm(rand(K, 8), { M: 1, out: new Float32Array(N + 1) }), /out must hold M\*N \(1\*24\) = 24 floats \(got 25\)/);
+  assert.throws(() => w.gemm(rand(K, 8), { M: 1.5 }), /M/);
+  w.dispose();
+  assert.throws(() => w.gemm(rand(K, 8), { M: 1 }), /disposed/);
+});
+
+// The one-thread module's memory is an ArrayBuffer, which growth detaches (with every view into it); the threaded
+// module's is shared and stays in place.
+for (const threads of [1, 2]) {
+  test(`the staged path stays right when the module's memory grows between and during calls (threads: ${threads})`, async () => {
+    const lbt = await loadLookback({ threads });
+    const K = 48, N = 32;
+    const b = rand(K * N, 11);
+    const w = lbt.weight(b, { K, N });
+    const a1 = rand(K, 12);
+    close(w.gemm(a1, { M: 1 }), lbt.gemm(a1, b, { M: 1, N, K }));
+    // another weight of 64 MiB grows the memory between two calls
+    const big = lbt.weight(new Float32Array(4096 * 4096), { K: 4096, N: 4096 });
+    close(w.gemm(a1, { M: 1 }), lbt.gemm(a1, b, { M: 1, N, K }));
+    // a first call with a large M grows the staging buffer (and the memory) before the call; the GEMM's own
+    // buffers may grow it during the call
+    const M = 3000, a = rand(M * K, 13);
+    close(w.gemm(a, { M }), lbt.gemm(a, b, { M, N, K }));
+    big.dispose();
+    w.dispose();
+  });
+}

@@ -1,7 +1,9 @@
 // Embind bindings of resident weight matrices: a constant B ([K,N], or [N,K] used transposed) copied into the
 // module once and packed for the GEMM (plus a [N,K] copy for the few-row matrix-vector path), then
-// C = A·B per call with the input and output buffers reused. Handle-based like the models (JS never sees a
-// C++ object); weightDispose frees one. Not here: the per-call gemm (core.cpp) or the JS wrapper (web/js/api).
+// C = A·B per call with the input and output buffers reused: either staged (the JS API copies a Float32Array of
+// the right size straight into the weight's staging buffer and reads C straight out of it) or checked (any other
+// argument, copied in after its type and length are checked). Handle-based like the models (JS never sees a C++
+// object); weightDispose frees one. Not here: the per-call gemm (core.cpp) or the JS wrapper (web/js/api).
 #include <emscripten/bind.h>
 
 #include <map>
@@ -21,7 +23,8 @@ struct Resident {
   int K = 0, N = 0;
   std::vector<float> packed;  // B packed for gemm_packed
   std::vector<float> rows;    // B as [N, K] for matvec
-  std::vector<float> a, c;    // reused input and output
+  std::vector<float> a, c;    // reused input and output of the checked path
+  std::vector<float> stage;   // the staged path's a [M,K] | c [M,N], grown only by weightStage
   double max_b = 0;           // the largest |b|, for the float32 bound of each call
 };
 
@@ -67,21 +70,62 @@ val weight_create_js(val b, double K_, double N_, bool transB) {
   });
 }
 
-// C[M,N] = a[M,K] · B.
+// a[M,K]'s values: finite, and every sum of products inside float32.
+void check_a(const char* fn, const Resident& r, int M, const float* a) {
+  const double ma = checked_values(fn, "a", a, std::size_t(M) * r.K, Values::finite);
+  within_float32(fn, "a sum of products a·b", worst_sum(r.K, ma, r.max_b));
+}
+
+// c[M,N] = a[M,K] · B, a and c in the module.
+void product(const Resident& r, int M, const float* a, float* c) {
+  if (M <= kMatvecRows)
+    matvec_split(a, M, r.K, r.rows.data(), r.N, c, false);
+  else
+    gemm_packed_split(M, r.N, r.K, a, r.K, r.packed.data(), c, r.N, false);
+}
+
+// C[M,N] = a[M,K] · B on any arguments (a and out checked for type and length, naming them in messages).
 val weight_gemm_js(double handle, val a, double M_, val out) {
   return guarded([&] {
     const char* fn = "weight.gemm";
     Resident& r = resident(fn, handle);
     const int M = int_arg(fn, "M", M_, 1);
-    const double ma = floats_into(r.a, fn, "a", a, elements(fn, {M, r.K}), dims("M", M, "K", r.K));
-    within_float32(fn, "a sum of products a·b", worst_sum(r.K, ma, r.max_b));
+    r.a.resize(elements(fn, {M, r.K}));
+    copy_floats(r.a.data(), fn, "a", a, r.a.size(), dims("M", M, "K", r.K));
+    check_a(fn, r, M, r.a.data());
     r.c.resize(elements(fn, {M, r.N}));
     out_arg(fn, out, r.c.size(), dims("M", M, "N", r.N));
-    if (M <= kMatvecRows)
-      matvec_split(r.a.data(), M, r.K, r.rows.data(), r.N, r.c.data(), false);
-    else
-      gemm_packed_split(M, r.N, r.K, r.a.data(), r.K, r.packed.data(), r.c.data(), r.N, false);
+    product(r, M, r.a.data(), r.c.data());
     return to_js_into(out, r.c);
+  });
+}
+
+// A Float32Array view of the weight's staging buffer, grown to hold a [M,K] then c [M,N] (a view: read before the
+// next call that can grow the module's memory).
+val weight_stage_js(double handle, double M_) {
+  return guarded([&] {
+    const char* fn = "weight.gemm";
+    Resident& r = resident(fn, handle);
+    const int M = int_arg(fn, "M", M_, 1);
+    const std::size_t n = elements(fn, {M, r.K}) + elements(fn, {M, r.N});
+    if (r.stage.size() < n) r.stage.resize(n);
+    return val(emscripten::typed_memory_view(r.stage.size(), r.stage.data()));
+  });
+}
+
+// C = a · B on the staged a (the JS API has checked that a is a Float32Array of M·K floats and copied it to the
+// start of the staging buffer); C is written right after a.
+val weight_gemm_staged_js(double handle, double M_) {
+  return guarded([&] {
+    const char* fn = "weight.gemm";
+    Resident& r = resident(fn, handle);
+    const int M = int_arg(fn, "M", M_, 1);
+    const std::size_t na = elements(fn, {M, r.K}), nc = elements(fn, {M, r.N});
+    if (r.stage.size() < na + nc)
+      fail(fn, ": the staging buffer holds ", double(r.stage.size()), " floats; this call needs ", double(na + nc));
+    check_a(fn, r, M, r.stage.data());
+    product(r, M, r.stage.data(), r.stage.data() + na);
+    return val::undefined();
   });
 }
 
@@ -96,5 +140,7 @@ EMSCRIPTEN_BINDINGS(lookback_weight) {
   using namespace lookback::bind;
   emscripten::function("weightCreate", &weight_create_js);
   emscripten::function("weightGemm", &weight_gemm_js);
+  emscripten::function("weightStage", &weight_stage_js);
+  emscripten::function("weightGemmStaged", &weight_gemm_staged_js);
   emscripten::function("weightDispose", &weight_dispose_js);
 }

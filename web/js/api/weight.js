@@ -1,7 +1,9 @@
 // The resident-weight half of the lookback JS API: lb.weight(b, { K, N, transB }) copies a constant matrix
 // into the module once (packed for the matrix product) and returns a Weight whose gemm(a, { M }) computes
-// a·b without copying b again. Over the handle-based bindings of wasm/bindings/weight.cpp. Not here: the
-// per-call gemm (index.js), models (model.js).
+// a·b without copying b again. A Float32Array `a` of exactly M·K floats (and `out`, when given, of M·N) is copied
+// straight into the weight's staging buffer in the module and the product read straight out of it; any other
+// argument takes the checked path, whose messages name it. Over the handle-based bindings of
+// wasm/bindings/weight.cpp. Not here: the per-call gemm (index.js), models (model.js).
 import { f32, options, REQUIRED } from './options.js';
 
 function checked(result) {
@@ -16,6 +18,7 @@ const finalizer = typeof FinalizationRegistry === 'function'
 class Weight {
   #M;
   #handle;
+  #stage = null;  // Float32Array view of the staging buffer (length 0 once memory growth detached it)
 
   constructor(M, info) {
     this.#M = M;
@@ -30,7 +33,28 @@ class Weight {
   gemm(a, opts) {
     if (this.#handle === null) throw new Error('weight.gemm: this weight matrix was disposed');
     const o = options('weight.gemm', opts, { M: REQUIRED, out: null });
-    return checked(this.#M.weightGemm(this.#handle, f32(a), o.M, o.out));
+    return this.#staged(a, o.M, o.out) ?? checked(this.#M.weightGemm(this.#handle, f32(a), o.M, o.out));
+  }
+
+  // The fast path, or null when an argument needs the checked path's messages.
+  #staged(a, M, out) {
+    if (!(a instanceof Float32Array) || !Number.isSafeInteger(M) || M < 1) return null;
+    const na = M * this.K, nc = M * this.N;
+    if (a.length !== na || (out != null && !(out instanceof Float32Array && out.length === nc))) return null;
+    let s = this.#view(na + nc, M);
+    s.set(a, 0);
+    checked(this.#M.weightGemmStaged(this.#handle, M));
+    if (s.length === 0) s = this.#view(0, M);  // the call grew the memory (an unshared buffer is then detached)
+    const c = out ?? new Float32Array(nc);
+    c.set(s.subarray(na, na + nc));
+    return c;
+  }
+
+  #view(n, M) {
+    if (this.#stage === null || this.#stage.length < n) {
+      this.#stage = checked(this.#M.weightStage(this.#handle, M));
+    }
+    return this.#stage;
   }
 
   /** frees the module's copy now (it is also freed when the object is garbage-collected) */
@@ -39,6 +63,7 @@ class Weight {
     finalizer?.unregister(this);
     this.#M.weightDispose(this.#handle);
     this.#handle = null;
+    this.#stage = null;
   }
 }
 
