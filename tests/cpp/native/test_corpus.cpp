@@ -445,3 +445,10 @@ TEST_CASE("corpus: a story that repeats a sentence of three or more words is fou
   CHECK_FALSE(corpus::repeats_a_sentence("Tom was happy. Sue was happy. Tom was sad."));
   CHECK_FALSE(corpus::repeats_a_sentence(""));
 }
+
+TEST_CASE("corpus: generated stories seldom say a sentence twice word for word (fillers are never reused)") {
+  int repeating = 0;
+  const int n = 2000;
+  for (int i = 0; i < n; ++i) repeating += corpus::repeats_a_sentence(corpus::make_story(1, corpus::Split::train, i).text);
+  CHECK(repeating < n / 25);  // songs and the creature's lines may come back; fillers may not
+}

@@ -171,11 +171,17 @@ class StoryPlanner {
     }
   }
 
+  // A sentence of colour between the beats that matter; never a template the story already used, so no filler
+  // sentence comes back word for word (a model trained on stories that do learns to loop).
   void filler() {
     static const Beat beats[] = {kTravel, kTravel, kActivity, kActivity, kActivity, kScene, kFeeling,
                                  kFeeling, kDialogue, kDialogue, kDialogue, kProblem, kHabit, kHabit, kHabit, kHabit};
+    fresh_only_ = true;
     say(rng_.pick(beats), pick_subject());
+    fresh_only_ = false;
   }
+
+  bool used(int id) const { return std::find(st_.templates.begin(), st_.templates.end(), id) != st_.templates.end(); }
 
   int pick_subject() { return friend_in() && rng_.chance(0.35) ? w_.other : w_.hero; }
 
@@ -201,7 +207,7 @@ class StoryPlanner {
     const Library& lib = library();
     std::vector<int> choices;
     for (int id : lib.by_beat[beat])
-      if (usable(lib.templates[id], beat)) choices.push_back(id);
+      if (usable(lib.templates[id], beat) && !(fresh_only_ && used(id))) choices.push_back(id);
     if (choices.empty()) return;
     if (beat == kSong) song_sung_ = true;
     if (beat == kSongAgain) --song_repeats_;
@@ -216,7 +222,7 @@ class StoryPlanner {
   const StoryOptions& opt_;
   Story& st_;
   StoryWriter w_;
-  bool recall_ = false, distractor_done_ = false, song_sung_ = false;
+  bool recall_ = false, distractor_done_ = false, song_sung_ = false, fresh_only_ = false;
   int song_repeats_ = 0, song_end_words_ = 0, extra_recalls_ = 0, clutter_again_ = 0;
   int object_again_ = 0, creature_target_ = 0, target_words_ = 0, object_end_words_ = 0;
 };
