@@ -44,14 +44,14 @@ class Weight {
     let s = this.#view(na + nc, M);
     s.set(a, 0);
     checked(this.#M.weightGemmStaged(this.#handle, M));
-    if (s.length === 0) s = this.#view(0, M);  // the call grew the memory (an unshared buffer is then detached)
+    if (s.length === 0) s = this.#view(na + nc, M);  // the call grew the memory (an unshared buffer is then detached)
     const c = out ?? new Float32Array(nc);
     c.set(s.subarray(na, na + nc));
     return c;
   }
 
   #view(n, M) {
-    if (this.#stage === null || this.#stage.length < n) {
+    if (this.#stage === null || this.#stage.length === 0 || this.#stage.length < n) {
       this.#stage = checked(this.#M.weightStage(this.#handle, M));
     }
     return this.#stage;
