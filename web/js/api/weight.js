@@ -41,17 +41,18 @@ class Weight {
     if (!(a instanceof Float32Array) || !Number.isSafeInteger(M) || M < 1) return null;
     const na = M * this.K, nc = M * this.N;
     if (a.length !== na || (out != null && !(out instanceof Float32Array && out.length === nc))) return null;
-    let s = this.#view(na + nc, M);
+    let s = this.#view(M);
     s.set(a, 0);
     checked(this.#M.weightGemmStaged(this.#handle, M));
-    if (s.length === 0) s = this.#view(na + nc, M);  // the call grew the memory (an unshared buffer is then detached)
+    if (s.length === 0) s = this.#view(M);  // the call grew the memory (an unshared buffer is then detached)
     const c = out ?? new Float32Array(nc);
     c.set(s.subarray(na, na + nc));
     return c;
   }
 
-  #view(n, M) {
-    if (this.#stage === null || this.#stage.length === 0 || this.#stage.length < n) {
+  // The staging buffer, holding at least a [M,K] and c [M,N] (a detached view's length 0 is always too short).
+  #view(M) {
+    if (this.#stage === null || this.#stage.length < M * (this.K + this.N)) {
       this.#stage = checked(this.#M.weightStage(this.#handle, M));
     }
     return this.#stage;
