@@ -3,14 +3,12 @@
 // bindings make no JS objects per array. Anything else (a wrong length, a bad `out`, an array that is not a
 // Float32Array) returns null and the caller takes the checked path, whose error messages name the argument. Values
 // (NaN, Infinity, float32 range) and the shape are checked by the core either way.
+import { stagingView } from './staging-view.js';
+
 export function stagedAttention(M, checked) {
   const MAX_ELEMENTS = M.maxElements;  // the core's limit on one tensor argument
   if (!Number.isInteger(MAX_ELEMENTS)) throw new Error('lookback: the core module does not match this API (no maxElements); rebuild it');
-  let stage = null;  // Float32Array view of the staging buffer (length 0 once memory growth detached it)
-  const view = (n) => {
-    if (stage === null || stage.length === 0 || stage.length < n) stage = checked(M.attentionStage(n));
-    return stage;
-  };
+  const view = stagingView((n) => checked(M.attentionStage(n)));
   // q, k, v: Float32Arrays; o: the options (shape, mask, weights, out) as attentionOptions made them.
   return (q, k, v, o) => {
     const [T, S, H, Hkv, D] = o.shape;
@@ -20,12 +18,13 @@ export function stagedAttention(M, checked) {
     if (q.length !== nq || k.length !== nk || v.length !== nk || nq === 0 || nk === 0) return null;
     if (nq > MAX_ELEMENTS || nk > MAX_ELEMENTS || !(nw <= MAX_ELEMENTS) || !Number.isInteger(nw)) return null;
     if (out != null && !(out instanceof Float32Array && out.length === nq)) return null;
-    let s = view(2 * nq + 2 * nk + nw);
+    const need = 2 * nq + 2 * nk + nw;
+    let s = view(need, need);
     s.set(q, 0);
     s.set(k, nq);
     s.set(v, nq + nk);
     const emptyRows = checked(M.attentionStaged(o.shape, o.mask, !!o.weights));
-    if (s.length === 0) s = view(0);  // the call grew the memory (an unshared buffer is then detached)
+    s = view(need, need);  // the same view, unless the call grew the memory (an unshared buffer is then detached)
     const at = nq + 2 * nk;
     const output = out ? out : new Float32Array(nq);
     output.set(s.subarray(at, at + nq));

@@ -5,6 +5,7 @@
 // argument takes the checked path, whose messages name it. Over the handle-based bindings of
 // wasm/bindings/weight.cpp. Not here: the per-call gemm (index.js), models (model.js).
 import { f32, options, REQUIRED } from './options.js';
+import { stagingView } from './staging-view.js';
 
 function checked(result) {
   if (result instanceof Error) throw result;
@@ -18,13 +19,14 @@ const finalizer = typeof FinalizationRegistry === 'function'
 class Weight {
   #M;
   #handle;
-  #stage = null;  // Float32Array view of the staging buffer (length 0 once memory growth detached it)
+  #view;  // (floats needed, M) -> the view of this weight's staging buffer
 
   constructor(M, info) {
     this.#M = M;
     this.#handle = info.handle;
     this.K = info.K;
     this.N = info.N;
+    this.#view = stagingView((M) => checked(this.#M.weightStage(this.#handle, M)));
     Object.freeze(this);
     finalizer?.register(this, { M, handle: info.handle }, this);
   }
@@ -41,21 +43,13 @@ class Weight {
     if (!(a instanceof Float32Array) || !Number.isSafeInteger(M) || M < 1) return null;
     const na = M * this.K, nc = M * this.N;
     if (a.length !== na || (out != null && !(out instanceof Float32Array && out.length === nc))) return null;
-    let s = this.#view(M);
+    let s = this.#view(na + nc, M);
     s.set(a, 0);
     checked(this.#M.weightGemmStaged(this.#handle, M));
-    if (s.length === 0) s = this.#view(M);  // the call grew the memory (an unshared buffer is then detached)
+    s = this.#view(na + nc, M);  // the same view, unless the call grew the memory (an unshared buffer is then detached)
     const c = out ?? new Float32Array(nc);
     c.set(s.subarray(na, na + nc));
     return c;
-  }
-
-  // The staging buffer, holding at least a [M,K] and c [M,N] (a detached view's length 0 is always too short).
-  #view(M) {
-    if (this.#stage === null || this.#stage.length < M * (this.K + this.N)) {
-      this.#stage = checked(this.#M.weightStage(this.#handle, M));
-    }
-    return this.#stage;
   }
 
   /** frees the module's copy now (it is also freed when the object is garbage-collected) */
@@ -64,7 +58,7 @@ class Weight {
     finalizer?.unregister(this);
     this.#M.weightDispose(this.#handle);
     this.#handle = null;
-    this.#stage = null;
+    this.#view = null;
   }
 }
 
