@@ -3,7 +3,6 @@
 // values (huge, tiny, zero), and one packed B reused by many calls. Runs natively and in WebAssembly.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "lookback/kernels.hpp"
@@ -83,34 +82,4 @@ TEST_CASE("one packed B serves many calls with different A") {
     gemm_nn(M, N, K, A.data(), K, B.data(), N, c2.data(), N, false);
     CHECK(closeness(c1, c2, 1e-5, 1e-5) <= 1.0);
   }
-}
-
-TEST_CASE("gemm_packed_columns writes its columns as the whole product does and leaves the others alone") {
-  Rng rng(35);
-  const int step = 3 * packed_panel_width();
-  for (int K : {0, 7, 800})  // 800: two K blocks
-    for (int N : {5, 37, 300})
-      for (bool acc : {false, true}) {
-        CAPTURE(K);
-        CAPTURE(N);
-        const int M = 13, ldc = N + 1;
-        const auto A = rng.vec(std::size_t(M) * K + 1), B = rng.vec(std::size_t(K) * N + 1);
-        std::vector<float> packed(packed_b_floats(K, N) + 1);
-        pack_b_matrix(true, K, N, B.data(), K, packed.data());
-        const auto C0 = rng.vec(std::size_t(M) * ldc);
-        std::vector<float> whole = C0;
-        gemm_packed(M, N, K, A.data(), K, packed.data(), whole.data(), ldc, acc);
-        for (int n0 = 0; n0 < N; n0 += step)
-          for (int end : {n0 + 19, n0 + step, N}) {  // an end inside a panel, on a panel's edge, or N
-            const int n1 = std::min(N, end);
-            std::vector<float> part = C0;
-            gemm_packed_columns(M, N, K, A.data(), K, packed.data(), part.data(), ldc, acc, n0, n1);
-            for (int i = 0; i < M; ++i)
-              for (int j = 0; j < ldc; ++j) {
-                const std::size_t at = std::size_t(i) * ldc + j;
-                const bool inside = j >= n0 && j < n1;
-                if ((inside ? whole[at] : C0[at]) != part[at]) FAIL("columns [" << n0 << ", " << n1 << "): row " << i << " column " << j << " differs");
-              }
-          }
-      }
 }

@@ -10,18 +10,12 @@
 
 namespace lookback {
 
-// Columns of one panel of the packed B (the micro-kernel's width on this target: 8 in WebAssembly).
-int packed_panel_width();
 // Floats needed to hold B [K,N] packed.
 std::size_t packed_b_floats(int K, int N);
 // Packs B: [K,N] with leading dimension ldb, or when trans, B: [N,K] (C = A·Bᵀ). packed: packed_b_floats(K, N).
 void pack_b_matrix(bool trans, int K, int N, const float* B, int ldb, float* packed);
 // C[M,N] (+)= A[M,K] · B for B packed by pack_b_matrix with the same K and N.
 void gemm_packed(int M, int N, int K, const float* A, int lda, const float* packed, float* C, int ldc, bool accumulate);
-// Columns [n0, n1) of that product only (n0 a multiple of packed_panel_width()): a thread's share that reads only
-// its own panels of B.
-void gemm_packed_columns(int M, int N, int K, const float* A, int lda, const float* packed, float* C, int ldc,
-                         bool accumulate, int n0, int n1);
 // The twin reads B unpacked (trans as for pack_b_matrix).
 void gemm_packed_ref(int M, int N, int K, const float* A, int lda, bool trans, const float* B, int ldb, float* C,
                      int ldc, bool accumulate);

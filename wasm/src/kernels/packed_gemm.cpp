@@ -1,7 +1,7 @@
 // GEMM on a B packed once (lookback/packed_gemm.hpp), from the pieces of the per-call GEMM (simd.hpp: pack_a,
 // pack_b, tile). Layout of the packed B: K in equal blocks of at most kKc, each block holding every NR-column
 // panel [kc][NR] of all N columns (zero-padded). Per K block and per block of MC rows, A is packed once and
-// every panel of B streams past it (or the panels of one range of columns: a thread's share). Not threaded.
+// every panel of B streams past it. Not threaded.
 #include <algorithm>
 #include <vector>
 
@@ -28,8 +28,6 @@ struct Blocking {
 
 }  // namespace
 
-int packed_panel_width() { return NR; }
-
 std::size_t packed_b_floats(int K, int N) {
   if (K <= 0 || N <= 0) return 0;
   const Blocking g(K, N);
@@ -46,17 +44,14 @@ void pack_b_matrix(bool trans, int K, int N, const float* B, int ldb, float* pac
   }
 }
 
-void gemm_packed_columns(int M, int N, int K, const float* A, int lda, const float* packed, float* C, int ldc,
-                         bool acc, int n0, int n1) {
-  n1 = std::min(n1, N);
-  if (M <= 0 || N <= 0 || n0 >= n1) return;
+void gemm_packed(int M, int N, int K, const float* A, int lda, const float* packed, float* C, int ldc, bool acc) {
+  if (M <= 0 || N <= 0) return;
   if (K <= 0) {
     if (!acc)
-      for (int i = 0; i < M; ++i) std::fill(C + std::size_t(i) * ldc + n0, C + std::size_t(i) * ldc + n1, 0.0f);
+      for (int i = 0; i < M; ++i) std::fill(C + std::size_t(i) * ldc, C + std::size_t(i) * ldc + N, 0.0f);
     return;
   }
   const Blocking g(K, N);
-  const int p0 = n0 / NR, p1 = (n1 + NR - 1) / NR;
   thread_local std::vector<float> ap;
   const int mblocks = (M + kMc - 1) / kMc, mcmax = ((M + mblocks - 1) / mblocks + MR - 1) / MR * MR;
   ap.resize(std::size_t((mcmax + MR - 1) / MR) * g.kc * MR);
@@ -69,18 +64,14 @@ void gemm_packed_columns(int M, int N, int K, const float* A, int lda, const flo
       for (int i = 0; i < mc; i += MR)
         simd::pack_a(std::min(MR, mc - i), kc, 1.0f, A + std::size_t(i0 + i) * lda + k0, lda,
                      ap.data() + std::size_t(i / MR) * kc * MR);
-      for (int p = p0; p < p1; ++p) {
+      for (int p = 0; p < g.panels; ++p) {
         const float* panel = Bb + std::size_t(p) * kc * NR;
         for (int i = 0; i < mc; i += MR)
-          simd::tile(std::min(MR, mc - i), std::min(NR, n1 - p * NR), kc, ap.data() + std::size_t(i / MR) * kc * MR,
+          simd::tile(std::min(MR, mc - i), std::min(NR, N - p * NR), kc, ap.data() + std::size_t(i / MR) * kc * MR,
                      panel, C + std::size_t(i0 + i) * ldc + p * NR, ldc, add);
       }
     }
   }
-}
-
-void gemm_packed(int M, int N, int K, const float* A, int lda, const float* packed, float* C, int ldc, bool acc) {
-  gemm_packed_columns(M, N, K, A, lda, packed, C, ldc, acc, 0, N);
 }
 
 void gemm_packed_ref(int M, int N, int K, const float* A, int lda, bool trans, const float* B, int ldb, float* C,

@@ -116,10 +116,8 @@ void gemm_nt_split(int M, int N, int K, const float* A, int lda, const float* B,
 
 void gemm_packed_split(int M, int N, int K, const float* A, int lda, const float* packed, float* C, int ldc,
                        bool acc) {
-  // By columns: each part reads only its panels of B (the larger operand at the model's shapes) and packs all of
-  // A, which is cheap beside the product (M·K floats against M·N·K multiply-adds).
-  split(N, simd::NR, double(M) * K, [&](int n0, int n1) {
-    gemm_packed_columns(M, N, K, A, lda, packed, C, ldc, acc, n0, n1);
+  split(M, simd::MR, double(N) * K, [&](int m0, int m1) {
+    gemm_packed(m1 - m0, N, K, A + std::size_t(m0) * lda, lda, packed, C + std::size_t(m0) * ldc, ldc, acc);
   });
 }
 
