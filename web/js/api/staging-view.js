@@ -3,9 +3,10 @@
 // weight.gemm. Not the buffer itself: the bindings own it and grow it.
 export function stagingView(fetch) {
   let view = null;
-  // need: floats the call reads and writes; args: what `fetch` needs to size the buffer for it.
+  // need: floats the call reads and writes (> 0, so a detached view is always too short); args: what `fetch` needs
+  // to size the buffer for it.
   return (need, ...args) => {
-    if (view === null || view.length === 0 || view.length < need) view = fetch(...args);
+    if (view === null || view.length < need) view = fetch(...args);
     return view;
   };
 }
