@@ -5,6 +5,7 @@
 
 #include "args.hpp"
 #include "attention_args.hpp"
+#include "base/aligned.hpp"
 #include "lookback/kernels.hpp"
 #include "lookback/split.hpp"
 #include "lookback/threads.hpp"
@@ -83,8 +84,10 @@ val blend_js(val w, val v, double T_, double S_, double H_, double D_) {
 // k [S,Hkv,D] | v [S,Hkv,D] | output [T,H,D] | weights [H,T,S] (when asked for). The JS API's fast path copies
 // Float32Arrays of the right sizes straight into it and reads the results straight out of it (no JS objects made
 // in C++ per call); the checked path (any other call) copies each array in after checking its type and length.
-std::vector<float>& attention_stage() {
-  static std::vector<float> stage;
+// It starts on a cache line, as does each part of it in the usual shapes, so threads writing the output of
+// neighbouring heads never share a line.
+lookback::AlignedVector<float>& attention_stage() {
+  static lookback::AlignedVector<float> stage;
   return stage;
 }
 
@@ -95,7 +98,7 @@ struct Staged {
   Staged(const char* fn, const AttentionShape& a, bool want)
       : nq(elements(fn, {a.T, a.H, a.D})), nk(elements(fn, {a.S, a.Hkv, a.D})),
         nw(want ? elements(fn, {a.H, a.T, a.S}) : 0) {
-    std::vector<float>& stage = attention_stage();
+    lookback::AlignedVector<float>& stage = attention_stage();
     q = stage.data(), k = q + nq, v = k + nk, o = v + nk, w = want ? o + nq : nullptr;
   }
   std::size_t size() const { return 2 * nq + 2 * nk + nw; }
@@ -121,7 +124,7 @@ val attention_stage_js(double n) {
   return guarded([&] {
     const double most = 5.0 * double(kMaxElements);
     if (!(n >= 0 && n <= most && n == std::floor(n))) fail("attention: a staging buffer of ", n, " floats");
-    std::vector<float>& stage = attention_stage();
+    lookback::AlignedVector<float>& stage = attention_stage();
     if (stage.size() < std::size_t(n)) stage.resize(std::size_t(n));
     return val(emscripten::typed_memory_view(stage.size(), stage.data()));
   });

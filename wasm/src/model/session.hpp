@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/aligned.hpp"
 #include "model/transformer.hpp"
 
 namespace lookback {
@@ -70,8 +71,8 @@ class Session {
   int attn_rows_ = 0;
   std::vector<float> resid_;     // [T, L+1, C]
   int resid_rows_ = 0;
-  // workspace
-  std::vector<float> x_, xn_, qkv_, att_, hid_, weights_;
+  // workspace, on cache lines: the threads write the attention output's heads side by side
+  AlignedVector<float> x_, xn_, qkv_, att_, hid_, weights_;
 };
 
 }  // namespace lookback
