@@ -6,19 +6,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from '../../web/js/api/index.js';
+import { cpuMs, median } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const STORIES = `${root}../shared/models/stories260K/`;
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 // Two token sequences of length T that differ at position 1 (so a forward pass can never reuse the cache)
 // and two that differ only in the last token (so a call reuses T-1 positions: one decoding step).

@@ -7,16 +7,12 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from '../../web/js/api/index.js';
+import { median } from './stats.mjs';
 
 const ROUNDS = Number(process.argv[process.argv.indexOf('--rounds') + 1]) || 5;
 const STEPS = 200;  // per round
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const NATIVE = `${root}.build/native/lookback-live`;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 const lb = await loadLookback();
 const load0 = os.loadavg().map((x) => x.toFixed(2));

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 import { setupLookbackKernels } from './backends.mjs';
 import { buildKernelModule } from './build-kernels.mjs';
+import { cpuMs } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -29,10 +30,6 @@ for (const n of names) {
   modules.push(await setupLookbackKernels(built.path));
 }
 
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 let seed = 1;
 const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 1073741824) - 1;
 const randoms = (n) => Float32Array.from({ length: n }, rand);

@@ -1,7 +1,8 @@
 // node:test tests of the threaded module (loadLookback({ threads })): in Node the default runs on every core,
 // `threads: 1` loads the one-thread module, bad counts are refused, and the two modules give the same results
 // bit for bit: attention (grouped heads, masks, weights), GEMM, a resident weight at M = 1, 8, 64, and Sprout's
-// forward pass (logits, attention), greedy generation and head scores in every weight format.
+// forward pass (logits, attention), greedy generation and head scores in every weight format, and random models
+// with the other row-wise steps (QK-norm, GELU) over prompts long enough that those steps are split too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLookback } from 'lookback';
@@ -72,5 +73,27 @@ test('threads: Sprout gives the same logits, attention, text and head scores in 
     }
     m1.dispose?.();
     m2.dispose?.();
+  }
+});
+
+test('threads: models with QK-norm and GELU or SwiGLU give the same logits and attention', async () => {
+  const tokenizer = JSON.stringify({ type: 'byte-bpe', version: 1, vocab_size: 258, bos_id: 0, eos_id: 1, merges: [] });
+  // wide enough rows that the norms, positions and activations of a 200-token prompt are worth two parts or more
+  const ids = Array.from({ length: 200 }, (_, i) => 2 + ((i * 37 + 11) % 256));
+  for (const mlp of ['gelu', 'swiglu']) {
+    const config = { arch: 'test', dim: 192, n_layers: 2, n_heads: 6, n_kv_heads: 2, head_dim: 32, hidden_dim: 200,
+      vocab_size: 258, max_seq_len: 256, rope_layout: 'half', qk_norm: true, mlp, tied_embeddings: true };
+    const weights = one.randomWeights(config, { seed: 11 });
+    const m1 = await one.loadModel(weights, { config, tokenizer }), m2 = await many.loadModel(weights, { config, tokenizer });
+    for (const positions of [true, false]) {
+      const f1 = m1.forward(ids, { attention: true, positions }), f2 = m2.forward(ids, { attention: true, positions });
+      assert.ok(sameBits(f1.logits, f2.logits), `${mlp} logits (positions ${positions})`);
+      assert.ok(sameBits(f1.attention, f2.attention), `${mlp} attention (positions ${positions})`);
+    }
+    const p1 = m1.next(ids.slice(0, 150)), p2 = m2.next(ids.slice(0, 150));  // then 50 more on the cache
+    assert.deepEqual(m2.next(ids), m1.next(ids));
+    assert.deepEqual(p2, p1);
+    m1.dispose();
+    m2.dispose();
   }
 });

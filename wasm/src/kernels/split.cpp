@@ -1,7 +1,8 @@
 // The kernels of lookback/split.hpp: each divides its output into parts, one per thread (attention: one per query
 // head or range of a head's queries, which the threads share out), aligned to the kernel's tiles so that every part
-// computes its elements exactly as the whole call would, and calls the one-thread kernel on each part. Calls under
-// kMinWork multiply-adds per part are not split: waking a thread costs more. Not here: the pool or any arithmetic.
+// computes its elements exactly as the whole call would, and calls the one-thread kernel on each part; rows_split
+// divides rows the same way for the model's row-wise steps. Calls under kMinWork multiply-adds per part are not
+// split: waking a thread costs more. Not here: the pool or any arithmetic.
 #include "lookback/split.hpp"
 
 #include <algorithm>
@@ -148,6 +149,10 @@ void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, const f
     matvec_q8(x, M, K, q + std::size_t(n0) * Kb * kQ8Block, scale + std::size_t(n0) * Kb, n1 - n0, y + n0, acc,
               ldx, ldy, stream);
   });
+}
+
+void rows_split(int n, double work_per_row, RowsFn fn, void* context) {
+  split(n, 1, work_per_row, [&](int r0, int r1) { fn(r0, r1, context); });
 }
 
 }  // namespace lookback

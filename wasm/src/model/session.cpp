@@ -136,25 +136,31 @@ void Session::layer(int l, int T, int start, const StepOptions& o) {
   const ModelConfig& c = model_->config();
   const LayerView lw = model_->weights().layer(l);
   const Matrices::Layer& m = model_->matrices().layer(l);
-  const int C = c.dim, D = c.head_dim, H = c.n_heads, Hkv = c.n_kv_heads, HD = H * D, KD = kv_width_,
+  const int D = c.head_dim, H = c.n_heads, Hkv = c.n_kv_heads, HD = H * D, KD = kv_width_,
             QKV = HD + 2 * KD, S = start + T, L = c.n_layers;
-  rmsnorm(x_.data(), lw.attention_norm, xn_.data(), T, C, c.norm_eps);
+  norm_rows(lw.attention_norm, T);
   apply(m.wqkv, xn_.data(), T, qkv_.data(), false);  // qkv: [T, H*D | Hkv*D | Hkv*D]
   float* q = qkv_.data();
   float* k = q + HD;
-  if (lw.q_norm)
-    for (int t = 0; t < T; ++t) {
-      rmsnorm(q + std::size_t(t) * QKV, lw.q_norm, q + std::size_t(t) * QKV, H, D, c.norm_eps);
-      rmsnorm(k + std::size_t(t) * QKV, lw.k_norm, k + std::size_t(t) * QKV, Hkv, D, c.norm_eps);
+  // per row: QK-norm, rotary positions, then this layer's keys and values appended to the cache
+  rows_split(T, double(H + Hkv) * D * 4, [&](int t0, int t1) {
+    const int n = t1 - t0;
+    float* qr = q + std::size_t(t0) * QKV;
+    float* kr = k + std::size_t(t0) * QKV;
+    if (lw.q_norm)
+      for (int t = 0; t < n; ++t) {
+        rmsnorm(qr + std::size_t(t) * QKV, lw.q_norm, qr + std::size_t(t) * QKV, H, D, c.norm_eps);
+        rmsnorm(kr + std::size_t(t) * QKV, lw.k_norm, kr + std::size_t(t) * QKV, Hkv, D, c.norm_eps);
+      }
+    if (o.positions) {
+      rope(qr, n, H, D, QKV, model_->rope_row(start + t0), c.rope_layout);
+      rope(kr, n, Hkv, D, QKV, model_->rope_row(start + t0), c.rope_layout);
     }
-  if (o.positions) {
-    rope(q, T, H, D, QKV, model_->rope_row(start), c.rope_layout);
-    rope(k, T, Hkv, D, QKV, model_->rope_row(start), c.rope_layout);
-  }
-  for (int t = 0; t < T; ++t) {  // append this layer's keys and values to the cache
-    std::memcpy(kv(l, 0, start + t), k + std::size_t(t) * QKV, sizeof(float) * KD);
-    std::memcpy(kv(l, 1, start + t), k + std::size_t(t) * QKV + KD, sizeof(float) * KD);
-  }
+    for (int t = t0; t < t1; ++t) {
+      std::memcpy(kv(l, 0, start + t), k + std::size_t(t) * QKV, sizeof(float) * KD);
+      std::memcpy(kv(l, 1, start + t), k + std::size_t(t) * QKV + KD, sizeof(float) * KD);
+    }
+  });
   AttentionShape a;
   a.T = T, a.S = S, a.H = H, a.Hkv = Hkv, a.D = D;
   a.ldq = QKV, a.ldk = a.ldv = KD, a.ldo = HD;
@@ -174,20 +180,36 @@ void Session::mlp(int l, int T) {
   const ModelConfig& c = model_->config();
   const LayerView lw = model_->weights().layer(l);
   const Matrices::Layer& m = model_->matrices().layer(l);
-  const int C = c.dim, F = c.hidden_dim;
-  rmsnorm(x_.data(), lw.ffn_norm, xn_.data(), T, C, c.norm_eps);
+  const int F = c.hidden_dim;
+  norm_rows(lw.ffn_norm, T);
   if (c.mlp == Mlp::swiglu) {
     apply(m.w13, xn_.data(), T, hid_.data(), false);  // hid: [T, F | F]
-    for (int t = 0; t < T; ++t) {
-      float* h = &hid_[std::size_t(t) * 2 * F];
-      swiglu(h, h + F, h, F);
-    }
+    rows_split(T, double(F) * 16, [&](int t0, int t1) {
+      for (int t = t0; t < t1; ++t) {
+        float* h = &hid_[std::size_t(t) * 2 * F];
+        swiglu(h, h + F, h, F);
+      }
+    });
     apply(m.w2, hid_.data(), T, x_.data(), true, 2 * F);
   } else {
     apply(m.w13, xn_.data(), T, hid_.data(), false);  // hid: [T, F]
-    gelu(hid_.data(), hid_.data(), T * F);
+    // in blocks of 64 floats, so that every element takes the same (vector or tail) path as in one call
+    const std::size_t n = std::size_t(T) * F, blocks = (n + 63) / 64;
+    rows_split(int(blocks), 64.0 * 16, [&](int b0, int b1) {
+      const std::size_t i0 = std::size_t(b0) * 64, i1 = std::min(n, std::size_t(b1) * 64);
+      gelu(&hid_[i0], &hid_[i0], int(i1 - i0));
+    });
     apply(m.w2, hid_.data(), T, x_.data(), true);
   }
+}
+
+// xn = rmsnorm(x) · w for the first T rows, divided among the threads.
+void Session::norm_rows(const float* w, int T) {
+  const ModelConfig& c = model_->config();
+  const int C = c.dim;
+  rows_split(T, double(C) * 4, [&](int t0, int t1) {
+    rmsnorm(&x_[std::size_t(t0) * C], w, &xn_[std::size_t(t0) * C], t1 - t0, C, c.norm_eps);
+  });
 }
 
 const float* Session::logits(int t) const {
