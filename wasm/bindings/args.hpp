@@ -173,11 +173,15 @@ inline void copy_floats(float* to, const char* fn, const char* name, const val& 
 // Copies a Float32Array of exactly n floats into v (resized to n, so a buffer kept between calls is reused),
 // checking its values; `shape` describes n for messages. Returns the largest magnitude in v when the rule is
 // `finite` (found in the same pass as the check), else -1 (not scanned for).
+inline double floats_into(float* p, const char* fn, const char* name, const val& arr, std::size_t n, const Dims& shape,
+                          Values rule = Values::finite) {
+  copy_floats(p, fn, name, arr, n, shape);
+  return checked_values(fn, name, p, n, rule);
+}
 inline double floats_into(std::vector<float>& v, const char* fn, const char* name, const val& arr, std::size_t n,
                           const Dims& shape, Values rule = Values::finite) {
   v.resize(n);
-  copy_floats(v.data(), fn, name, arr, n, shape);
-  return checked_values(fn, name, v.data(), n, rule);
+  return floats_into(v.data(), fn, name, arr, n, shape, rule);
 }
 
 inline std::vector<float> floats(const char* fn, const char* name, const val& arr, std::size_t n,

@@ -169,20 +169,36 @@ val attention_js(val q, val k, val v, val shape, val mask, bool want, val out_ar
   });
 }
 
+// gemm's a, b and c, kept between calls up to kGemmKeep floats (a bigger call frees its buffer when it ends): a
+// call at the usual shapes then neither allocates nor clears megabytes of floats, work that would stay on one
+// thread while the product itself is split.
+constexpr std::size_t kGemmKeep = std::size_t(1) << 23;  // 32 MB
+lookback::AlignedVector<float>& gemm_stage() {
+  static lookback::AlignedVector<float> stage;
+  return stage;
+}
+struct ReleaseBigStage {
+  ~ReleaseBigStage() {
+    if (gemm_stage().size() > kGemmKeep) lookback::AlignedVector<float>().swap(gemm_stage());
+  }
+};
+
 val gemm_js(val a, val b, double M_, double N_, double K_, bool transB, val out) {
   return guarded([&] {
     const char* fn = "gemm";
     const int M = int_arg(fn, "M", M_, 1), N = int_arg(fn, "N", N_, 1), K = int_arg(fn, "K", K_, 1);
-    std::vector<float> av, bv;
-    const double ma = floats_into(av, fn, "a", a, elements(fn, {M, K}), dims("M", M, "K", K));
-    const double mb = transB ? floats_into(bv, fn, "b", b, elements(fn, {N, K}), dims("N", N, "K", K))
-                             : floats_into(bv, fn, "b", b, elements(fn, {K, N}), dims("K", K, "N", N));
+    const std::size_t na = elements(fn, {M, K}), nb = elements(fn, {K, N}), nc = elements(fn, {M, N});
+    const ReleaseBigStage release;  // after the result is copied out, also on an error
+    lookback::AlignedVector<float>& stage = gemm_stage();
+    if (stage.size() < na + nb + nc) stage.resize(na + nb + nc);
+    float *av = stage.data(), *bv = av + na, *c = bv + nb;
+    const double ma = floats_into(av, fn, "a", a, na, dims("M", M, "K", K));
+    const double mb = transB ? floats_into(bv, fn, "b", b, nb, dims("N", N, "K", K))
+                             : floats_into(bv, fn, "b", b, nb, dims("K", K, "N", N));
     within_float32(fn, "a sum of products a·b", worst_sum(K, ma, mb));
-    std::vector<float> c(elements(fn, {M, N}));
-    out_arg(fn, out, c.size(), dims("M", M, "N", N));
-    (transB ? lookback::gemm_nt_split : lookback::gemm_nn_split)(M, N, K, av.data(), K, bv.data(), transB ? K : N, c.data(), N,
-                                                    false);
-    return to_js_into(out, c);
+    out_arg(fn, out, nc, dims("M", M, "N", N));
+    (transB ? lookback::gemm_nt_split : lookback::gemm_nn_split)(M, N, K, av, K, bv, transB ? K : N, c, N, false);
+    return to_js_into(out, c, nc);
   });
 }
 
