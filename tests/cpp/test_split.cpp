@@ -1,8 +1,9 @@
 // Tests of the thread pool and the split kernels (lookback/threads.hpp, lookback/split.hpp): on two and three
 // threads every split kernel gives the plain kernel's result bit for bit (attention with and without grouped
 // heads, masks and weights; GEMM on columns around the tile width; the packed GEMM on rows; matrix-vector in
-// all three formats), every part runs once, and nested calls stay on their thread. Natively threads start; in
-// the one-thread WebAssembly module set_threads answers 1 and the same comparisons run on one thread.
+// all three formats), every part runs once, nested calls stay on their thread, and rows_split covers every row
+// once. Natively threads start; in the one-thread WebAssembly module set_threads answers 1 and the same
+// comparisons run on one thread.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -60,6 +61,30 @@ TEST_CASE("threads: every part runs once, on the pool, and nested calls stay on 
     });
   }
   CHECK(thread_count() == 1);
+}
+
+TEST_CASE("rows_split covers every row once, in ranges, and keeps small calls whole") {
+  for (int n : {1, 2, 3}) {
+    with_threads(n, [&] {
+      for (int rows : {0, 1, 2, 5, 128, 1001}) {
+        for (double work : {1.0, 1e3, 1e6}) {
+          std::vector<std::atomic<int>> hit(std::size_t(rows) + 1);
+          std::atomic<int> calls{0};
+          rows_split(rows, work, [&](int b, int e) {
+            CHECK(0 <= b);
+            CHECK(b < e);
+            CHECK(e <= rows);
+            calls.fetch_add(1);
+            for (int r = b; r < e; ++r) hit[std::size_t(r)].fetch_add(1);
+          });
+          for (int r = 0; r < rows; ++r) CHECK(hit[std::size_t(r)].load() == 1);
+          // under the split's minimum (rows x work small) or on one thread: one call on all rows
+          if (rows * work < 32768 || thread_count() == 1) CHECK(calls.load() == (rows > 0 ? 1 : 0));
+          else CHECK(calls.load() <= thread_count());
+        }
+      }
+    });
+  }
 }
 
 TEST_CASE("split attention equals attention bit for bit (heads, query ranges, grouped heads, masks, weights)") {

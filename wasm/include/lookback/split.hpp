@@ -29,8 +29,9 @@ void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, const f
                      bool accumulate, int ldx = 0, int ldy = 0, bool stream = false);
 
 // fn(begin, end, context) on ranges of the rows [0, n) divided among the threads, each row about `work` operations
-// (rows worth less than one part's minimum stay on the caller, in one call fn(0, n)): for row-wise steps between
-// the products (norms, positions, activations), which give the same rows whichever thread computes them.
+// (rows worth less than one part's minimum stay on the caller, in one call fn(0, n); no call for n <= 0): for the
+// row-wise steps between the products (norms, positions, activations), which give the same rows whichever thread
+// computes them.
 using RowsFn = void (*)(int begin, int end, void* context);
 void rows_split(int n, double work_per_row, RowsFn fn, void* context);
 

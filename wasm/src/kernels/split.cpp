@@ -152,6 +152,7 @@ void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, const f
 }
 
 void rows_split(int n, double work_per_row, RowsFn fn, void* context) {
+  if (n <= 0) return;
   split(n, 1, work_per_row, [&](int r0, int r1) { fn(r0, r1, context); });
 }
 
