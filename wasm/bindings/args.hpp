@@ -170,14 +170,15 @@ inline void copy_floats(float* to, const char* fn, const char* name, const val& 
   if (n) val(emscripten::typed_memory_view(n, to)).call<void>("set", arr);
 }
 
-// Copies a Float32Array of exactly n floats into v (resized to n, so a buffer kept between calls is reused),
-// checking its values; `shape` describes n for messages. Returns the largest magnitude in v when the rule is
-// `finite` (found in the same pass as the check), else -1 (not scanned for).
+// Copies a Float32Array of exactly n floats to p (room for n floats), checking its values; `shape` describes n
+// for messages. Returns the largest magnitude when the rule is `finite` (found in the same pass as the check),
+// else -1 (not scanned for).
 inline double floats_into(float* p, const char* fn, const char* name, const val& arr, std::size_t n, const Dims& shape,
                           Values rule = Values::finite) {
   copy_floats(p, fn, name, arr, n, shape);
   return checked_values(fn, name, p, n, rule);
 }
+// The same into v, resized to n (a buffer kept between calls is reused).
 inline double floats_into(std::vector<float>& v, const char* fn, const char* name, const val& arr, std::size_t n,
                           const Dims& shape, Values rule = Values::finite) {
   v.resize(n);
