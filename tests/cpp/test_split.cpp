@@ -6,6 +6,7 @@
 // comparisons run on one thread.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -63,7 +64,7 @@ TEST_CASE("threads: every part runs once, on the pool, and nested calls stay on 
   CHECK(thread_count() == 1);
 }
 
-TEST_CASE("rows_split covers every row once, in ranges, and keeps small calls whole") {
+TEST_CASE("rows_split covers every row once, in a few ranges per thread, and keeps small calls whole") {
   for (int n : {1, 2, 3}) {
     with_threads(n, [&] {
       for (int rows : {0, 1, 2, 5, 128, 1001}) {
@@ -80,7 +81,14 @@ TEST_CASE("rows_split covers every row once, in ranges, and keeps small calls wh
           for (int r = 0; r < rows; ++r) CHECK(hit[std::size_t(r)].load() == 1);
           // under the split's minimum (rows x work small) or on one thread: one call on all rows
           if (rows * work < 32768 || thread_count() == 1) CHECK(calls.load() == (rows > 0 ? 1 : 0));
-          else CHECK(calls.load() <= thread_count());
+          else {
+            // a few parts per thread, none under the minimum, more than one when the work allows two
+            CHECK(calls.load() <= 4 * thread_count());
+            CHECK(calls.load() <= std::max(1.0, rows * work / 32768));
+            if (rows >= 2 && rows * work >= 2 * 32768) CHECK(calls.load() >= 2);
+            const int most = 4 * thread_count();
+            if (rows >= most && rows * work >= most * 32768.0) CHECK(calls.load() == most);
+          }
         }
       }
     });

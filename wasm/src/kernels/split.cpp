@@ -1,7 +1,7 @@
-// The kernels of lookback/split.hpp: each divides its output into parts, one per thread (attention: one per query
-// head or range of a head's queries, which the threads share out), aligned to the kernel's tiles so that every part
-// computes its elements exactly as the whole call would, and calls the one-thread kernel on each part; rows_split
-// divides rows the same way for the model's row-wise steps. Calls under kMinWork multiply-adds per part are not
+// The kernels of lookback/split.hpp: each divides its output into parts, a few per thread (attention: query heads
+// or ranges of a head's queries), which the threads take as they come free; parts are aligned to the kernel's tiles
+// so that every part computes its elements exactly as the whole call would, and each calls the one-thread kernel;
+// rows_split divides rows the same way for the model's row-wise steps. Calls under kMinWork multiply-adds per part are not
 // split: waking a thread costs more. Not here: the pool or any arithmetic.
 #include "lookback/split.hpp"
 
@@ -18,14 +18,16 @@ namespace lookback {
 namespace {
 
 constexpr double kMinWork = 32768;  // multiply-adds per part below which a call runs on one thread
-constexpr int kPartsPerThread = 4;  // attention: parts per thread wanted when the heads alone are fewer
+constexpr int kPartsPerThread = 4;  // parts per thread wanted, so that a thread slowed for a moment leaves little
 constexpr int kMaxRanges = 8;       // attention: query ranges per head at most
 
-// How many parts `n` units (each `work` multiply-adds, taken in multiples of `align`) are worth.
+// How many parts `n` units (each `work` multiply-adds, taken in multiples of `align`) are worth: up to
+// kPartsPerThread per thread, none under kMinWork. The threads take parts as they come free, so a thread the
+// system pauses for a while holds back one small part, not half the call.
 int parts_for(int n, int align, double work) {
   const int threads = thread_count();
   if (threads <= 1 || n <= align) return 1;
-  const int by_size = int(std::min<double>(threads, double(n) * work / kMinWork));
+  const int by_size = int(std::min<double>(threads * kPartsPerThread, double(n) * work / kMinWork));
   return std::max(1, std::min(by_size, (n + align - 1) / align));
 }
 
