@@ -25,7 +25,7 @@ export const RECIPE = {
   // The share of sampled stories that get an object recall wrapped around them (lookback-corpus --wrap): a child
   // in the story gets a thing early and uses it at the end, with the sample's own plain text in between.
   wrap_share: 0.8,
-  sprout: { steps: 4000, batch: 16, lr: 2e-3, warmup: 200, seed: 1, threads: 2, drill_share: 0.1 },
+  sprout: { steps: 4500, batch: 16, lr: 2e-3, warmup: 200, seed: 2, threads: 2, drill_share: 0.1 },
   window: { steps: 1600, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2, drill_share: 0.1 },
 };
 

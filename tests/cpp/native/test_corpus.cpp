@@ -376,6 +376,57 @@ TEST_CASE("corpus: a habit word always follows its owner, by name or by pronoun"
   CHECK(by_pronoun > 200);
 }
 
+TEST_CASE("corpus: a habit sentence never follows a habit sentence, and the words around the habit vary") {
+  // Sentences end at '.', '!' or '?' (and a closing quote) before a space.
+  const auto sentences = [](const std::string& t) {
+    std::vector<std::string> out;
+    size_t from = 0;
+    for (size_t i = 0; i + 1 < t.size(); ++i) {
+      if (t[i] != '.' && t[i] != '!' && t[i] != '?') continue;
+      const size_t j = i + 1 + (t[i + 1] == '"');
+      if (j < t.size() && t[j] == ' ') {
+        out.push_back(t.substr(from, j - from));
+        from = j + 1;
+      }
+    }
+    out.push_back(t.substr(from));
+    return out;
+  };
+  const auto habit_after = [](const std::string& s, std::string& tail) {  // the words after the habit, if any
+    for (const char* h : corpus::detail::kHabits) {
+      const std::string w = std::string(" ") + h;
+      const size_t at = s.find(w);
+      if (at != std::string::npos && (at + w.size() == s.size() || !is_word_char(s[at + w.size()]))) {
+        tail = s.substr(at + w.size());
+        tail = tail.substr(0, std::min(tail.size(), tail.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ")));  // no names
+        return true;
+      }
+    }
+    return false;
+  };
+  int said = 0, habits = 0;
+  std::set<std::string> tails;
+  for (const auto& st : stories(11, Split::train, 600)) {
+    CAPTURE(st.text);
+    bool last = false;
+    for (const std::string& s : sentences(st.text)) {
+      std::string tail;
+      const bool habit = habit_after(s, tail);
+      CHECK_FALSE((habit && last));
+      last = habit;
+      ++said;
+      if (habit) {
+        ++habits;
+        tails.insert(tail);
+      }
+    }
+  }
+  // Still about one sentence in eight (a quarter of the fillers), ending in many ways (the fixed frames alone end
+  // in 8: ".", " again.", " twice.", ", as always.", " and looked at ", ...).
+  CHECK(habits > said / 12);
+  CHECK(tails.size() > 30);
+}
+
 TEST_CASE("corpus: a wrapped story keeps the sample's text and recalls the one thing its child got") {
   const std::vector<std::string> samples = {
       "Once upon a time, there was a little girl named Lily. She liked to play in the park. One day, she saw a big "

@@ -172,12 +172,15 @@ class StoryPlanner {
   }
 
   // A sentence of colour between the beats that matter; never a template the story already used, so no filler
-  // sentence comes back word for word (a model trained on stories that do learns to loop).
+  // sentence comes back word for word (a model trained on stories that do learns to loop), and never a habit
+  // straight after a habit (habits are a quarter of the draws all the same: they teach the pronoun head).
   void filler() {
     static const Beat beats[] = {kTravel, kTravel, kActivity, kActivity, kActivity, kScene, kFeeling,
                                  kFeeling, kDialogue, kDialogue, kDialogue, kProblem, kHabit, kHabit, kHabit, kHabit};
+    Beat beat = rng_.pick(beats);
+    while (beat == kHabit && last_beat_ == kHabit) beat = rng_.pick(beats);
     fresh_only_ = true;
-    say(rng_.pick(beats), pick_subject());
+    say(beat, pick_subject());
     fresh_only_ = false;
   }
 
@@ -212,6 +215,7 @@ class StoryPlanner {
     if (beat == kSong) song_sung_ = true;
     if (beat == kSongAgain) --song_repeats_;
     w_.in_recall = beat == kRecall;
+    last_beat_ = beat;
     w_.sentence(rng_.pick(choices), subject, other);
     w_.in_recall = false;
     if (beat == kSong) song_end_words_ = w_.words();
@@ -222,6 +226,7 @@ class StoryPlanner {
   const StoryOptions& opt_;
   Story& st_;
   StoryWriter w_;
+  Beat last_beat_ = kBeatCount;  // the beat of the last sentence said
   bool recall_ = false, distractor_done_ = false, song_sung_ = false, fresh_only_ = false;
   int song_repeats_ = 0, song_end_words_ = 0, extra_recalls_ = 0, clutter_again_ = 0;
   int object_again_ = 0, creature_target_ = 0, target_words_ = 0, object_end_words_ = 0;

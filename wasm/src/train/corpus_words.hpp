@@ -270,6 +270,13 @@ inline const std::unordered_map<std::string, std::vector<const char*>>& word_lis
       {"FOOD", {"some bread", "some soup", "some grapes", "some cheese", "some rice", "some nuts",
                 "some berries", "a snack"}},
       {"GOOD", {"good", "great", "wonderful", "happy", "lovely", "fun", "long", "busy", "special"}},
+      // a habit's tail and lead: the habit sentence varies around the habit word
+      {"HT", {"", "", "", " again", " twice", " loudly", " softly", " a little", " once more", " for a while",
+              " very quietly", " without a word", " as usual", " three times", " all of a sudden"}},
+      {"HL", {"After a while, ", "Just then, ", "At that moment, ", "Right then, ", "Soon ",
+              "All at once, ", "Later, ", "For no reason, ", "Out of the blue, "}},
+      {"FEELWORD", {"felt a bit silly", "was thinking hard", "was still smiling", "felt the wind",
+                    "heard a bird", "stood very still", "laughed"}},
       {"OADJ", {"red", "blue", "green", "yellow", "little", "big", "shiny", "soft", "old", "new", "pink",
                 "purple", "tiny", "favorite", "small", "pretty", "golden", "striped"}},
   };
