@@ -2,7 +2,7 @@
 // model and weight format, load time, decoding speed (128 greedy steps from position 0 with the KV cache,
 // batch 1: lookback's generate, run.c's forward loop) and batched prefill of 128 and 256 prompt tokens
 // (lookback: one next() call on the whole prompt, logits of the last position; run.c reads a prompt one
-// forward per token, so its prefill rate is its decoding rate). Models: Sprout, stories260K (when ../shared is beside the checkout) and
+// forward per token, so its prefill rate is its decoding rate). Models: Sprout, stories260K (shared/models) and
 // random-weight llama2.c checkpoints of the stories15M/42M/110M shapes, written at bench time by lookback's own
 // writer (randomWeights with format 'llama2c'; never committed). Peers run interleaved round by round in this
 // process, one thread each. onnxruntime-web runs each llama2.c checkpoint as an ONNX graph built in code
@@ -10,7 +10,7 @@
 // lookback on stories260K, and the
 // accuracy cost of the compact formats (max |Δ logit| and greedy agreement over 256 steps against f32).
 // Not a test: figures are reported against the targets, never asserted (a wrong peer throws).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from '../../web/js/api/index.js';
 import { buildRunC, loadRunC } from './llama2c.mjs';
@@ -19,7 +19,7 @@ import { pairedSpeedup } from './paired.mjs';
 import { cpuMs, median } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const STORIES = `${root}../shared/models/stories260K/`;
+const STORIES = `${root}shared/models/stories260K/`;
 const FORMATS = ['f32', 'f16', 'q8'];
 const STEPS = 128;
 const PREFILL = [128, 256];
@@ -63,12 +63,8 @@ function tokenizerBin(V) {
 // The models: { name, source (for lookback), opts, checkpoint (llama2.c bytes or null), bos, context }.
 async function models() {
   const out = [{ name: 'sprout', source: 'sprout', opts: {}, checkpoint: null }];
-  if (existsSync(`${STORIES}stories260K.bin`)) {
-    const checkpoint = new Uint8Array(readFileSync(`${STORIES}stories260K.bin`));
-    out.push({ name: 'stories260K', source: checkpoint, opts: { tokenizer: readFileSync(`${STORIES}tok512.bin`) }, checkpoint });
-  } else {
-    out.push({ name: 'stories260K', skipped: `${STORIES} is absent (reference files beside the checkout)` });
-  }
+  const checkpoint = new Uint8Array(readFileSync(`${STORIES}stories260K.bin`));
+  out.push({ name: 'stories260K', source: checkpoint, opts: { tokenizer: readFileSync(`${STORIES}tok512.bin`) }, checkpoint });
   for (const [name, shape] of Object.entries(SHAPES)) {
     out.push({ name: `${name} (random)`, make: async () => {
       // a separate module instance writes the file, so that its heap goes away with it
@@ -287,10 +283,6 @@ export async function benchDecode({ rounds = 3 } = {}) {
   if (!built.path) console.log(`bench: run.c peer skipped: ${built.reason}`);
   const rows = [];
   for (const m of await models()) {
-    if (m.skipped) {
-      rows.push({ name: m.name, skipped: m.skipped });
-      continue;
-    }
     Object.assign(m, m.make ? await m.make() : {});
     const row = await benchModel(lb, lbThreads, m, built.path, rounds);
     delete m.source, delete m.checkpoint;
@@ -346,10 +338,6 @@ export function printDecode({ rows }) {
     `\ndecode = ${STEPS} greedy steps (run.c from position 0, lookback after a 2-token prompt); prefill T = one call on T prompt tokens (run.c: one forward per token, its decode rate); load = bytes in memory to ready)`);
   console.log('  model                 backend                load ms   decode tok/s (cpu)   prefill 128 tok/s   prefill 256 tok/s   decode vs run.c (cpu)');
   for (const r of rows) {
-    if (r.skipped) {
-      console.log(`  ${r.name.padEnd(21)} skipped: ${r.skipped}`);
-      continue;
-    }
     const peer = cell(r, 'run.c', 'decode');
     for (const backend of [...new Set(r.cells.map((c) => c.backend))]) {
       const f = (m) => cell(r, backend, m)?.tok_s.toFixed(0) ?? '-';

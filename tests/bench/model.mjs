@@ -1,15 +1,14 @@
 // The model rows of `npm run bench`: one forward pass of 256 tokens with every head's attention returned, and
 // one decoding step at position 255 with the KV cache, through the public JS API in WebAssembly on one thread,
-// for the shipped Sprout (whatever its config.json says) and, when the reference
-// files sit beside the checkout, the llama2.c checkpoint stories260K. Medians over rounds, wall and CPU time.
+// for the shipped Sprout (whatever its config.json says) and the llama2.c checkpoint stories260K
+// (shared/models). Medians over rounds, wall and CPU time.
 // Not a test: the timings are reported against the targets, never asserted.
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from '../../web/js/api/index.js';
 import { cpuMs, median } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const STORIES = `${root}../shared/models/stories260K/`;
+const STORIES = `${root}shared/models/stories260K/`;
 
 // Two token sequences of length T that differ at position 1 (so a forward pass can never reuse the cache)
 // and two that differ only in the last token (so a call reuses T-1 positions: one decoding step).
@@ -61,15 +60,11 @@ async function benchOne(lb, name, source, opts, rounds) {
   };
 }
 
-// Rows for the shipped Sprout and, when present, stories260K; targets for the Sprout-shaped model.
+// Rows for the shipped Sprout and stories260K; targets for the Sprout-shaped model.
 export async function benchModels({ rounds = 15 } = {}) {
   const lb = await loadLookback({ threads: 1 });  // one thread, as the targets were set (the decode rows time threads)
   const rows = [await benchOne(lb, 'sprout', 'sprout', undefined, rounds)];
-  if (existsSync(`${STORIES}stories260K.bin`)) {
-    rows.push(await benchOne(lb, 'stories260K', `${STORIES}stories260K.bin`, { tokenizer: `${STORIES}tok512.bin` }, rounds));
-  } else {
-    rows.push({ name: 'stories260K', skipped: `${STORIES} is absent (reference files beside the checkout)` });
-  }
+  rows.push(await benchOne(lb, 'stories260K', `${STORIES}stories260K.bin`, { tokenizer: `${STORIES}tok512.bin` }, rounds));
   const s = rows[0];
   const targets = [
     { name: 'model forward, 256 tokens with attention (Sprout shape)', value: s.forward.ms, cpu_value: s.forward.cpu, target: 120, unit: ' ms', below: true },
@@ -82,10 +77,6 @@ export function printModels({ rows }) {
   console.log('\nmodel (public JS API, WebAssembly, one thread; median ms per call over rounds, wall and CPU time)');
   console.log('  model          forward 256 tokens + attention      decoding step at 255');
   for (const r of rows) {
-    if (r.skipped) {
-      console.log(`  ${r.name.padEnd(14)} skipped: ${r.skipped}`);
-      continue;
-    }
     const cell = (x) => `${x.ms.toFixed(2).padStart(8)} ms (cpu ${x.cpu.toFixed(2)})`;
     console.log(`  ${r.name.padEnd(14)} ${cell(r.forward).padEnd(35)} ${cell(r.decode)}   [T=${r.T}; ${r.config}]`);
   }

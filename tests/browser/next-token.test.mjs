@@ -1,11 +1,11 @@
 // Browser tests of <lookback-next-token> and of the page's current model: the listed next tokens equal the JS
 // API's for the same text and temperature (computed here in Node), the keyboard path, streamed generation that
 // equals generation in steps through the API and can be stopped, exports, and the reader's own model (a
-// randomWeights() bundle written here, stories260K when ../shared has it) switching every model widget, with
+// randomWeights() bundle written here, the project's stories260K) switching every model widget, with
 // the loader's error shown for a wrong file. No console error, no outside request.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +25,7 @@ const CONFIG = {
   tied_embeddings: false, bos_id: 0, eos_id: 1,
 };
 const TOKENIZER = JSON.stringify({ type: 'byte-bpe', version: 1, vocab_size: 258, bos_id: 0, eos_id: 1, merges: [] });
-const STORIES = fileURLToPath(new URL('../../../shared/models/stories260K/', import.meta.url));
-const skipStories = existsSync(join(STORIES, 'stories260K.bin')) ? false : `skipped: ${STORIES} is absent (reference files beside the checkout)`;
+const STORIES = fileURLToPath(new URL('../../shared/models/stories260K/', import.meta.url));
 
 let b;
 let dir;
@@ -170,7 +169,7 @@ test('your own model: a randomWeights() bundle switches every model widget; a wr
   own.dispose();
 });
 
-test('your own model: stories260K.bin with tok512.bin', { ...T, skip: skipStories }, async () => {
+test('your own model: stories260K.bin with tok512.bin', T, async () => {
   const el = await ready(b.page, TAG);
   await el.evaluate((w) => w.setAttribute('text', 'Once upon a time'));
   await el.locator('input[type=file]').setInputFiles([join(STORIES, 'stories260K.bin'), join(STORIES, 'tok512.bin')]);

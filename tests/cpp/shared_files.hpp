@@ -1,6 +1,5 @@
-// Access to the optional reference files beside the checkout (../shared, absent for the project's users):
-// the path of a file and whole-file reads. Tests that need them skip with a printed message when absent.
-// Not a test itself.
+// Paths of the project's stories260K checkpoint (shared/models/stories260K) and of llama2.c's reference
+// outputs for it (tests/fixtures/stories260K), and whole-file reads. Not a test itself.
 #pragma once
 #include <cstdint>
 #include <fstream>
@@ -10,7 +9,8 @@
 
 namespace lookback::testing {
 
-inline std::string stories260k_dir() { return std::string(LOOKBACK_SOURCE_DIR) + "/../shared/models/stories260K"; }
+inline std::string stories260k_dir() { return std::string(LOOKBACK_SOURCE_DIR) + "/shared/models/stories260K"; }
+inline std::string stories260k_reference_dir() { return std::string(LOOKBACK_SOURCE_DIR) + "/tests/fixtures/stories260K"; }
 
 inline bool file_exists(const std::string& path) { return std::ifstream(path, std::ios::binary).good(); }
 

@@ -1,6 +1,7 @@
-// The real llama2.c checkpoint stories260K (../shared/models/stories260K, skipped with a message when
-// absent): its tokenizer on the reference cases exactly, the logits at every position of the reference
-// prompt within 1e-4, the listed attention weights within 1e-5, and the scalar reference on the same file.
+// The real llama2.c checkpoint stories260K (shared/models/stories260K) against llama2.c's own outputs
+// (tests/fixtures/stories260K): its tokenizer on the reference cases exactly, the logits at every position of
+// the reference prompt within 1e-4, the listed attention weights within 1e-5, and the scalar reference on the
+// same file.
 // Runs natively and in WebAssembly under Node.
 #include <doctest/doctest.h>
 
@@ -22,16 +23,12 @@ using namespace lookback::testing;
 
 namespace {
 
-// The checkpoint and every reference file (a folder holding only the model, as the project's own copy does, is
-// not the reference material).
-bool present() {
-  for (const char* f : {"stories260K.bin", "tok512.bin", "tokenizer_cases.txt", "lily_reference.txt", "lily_logits_all.f32"}) {
-    if (!file_exists(stories260k_dir() + "/" + f)) {
-      MESSAGE("skipped: " << stories260k_dir() << "/" << f << " is absent (reference files beside the checkout)");
-      return false;
-    }
-  }
-  return true;
+// The checkpoint and llama2.c's reference outputs are part of the project: a missing one fails the test.
+void require_files() {
+  auto require = [](const std::string& path) { REQUIRE_MESSAGE(file_exists(path), path << " is missing"); };
+  for (const char* f : {"stories260K.bin", "tok512.bin"}) require(stories260k_dir() + "/" + f);
+  for (const char* f : {"tokenizer_cases.txt", "lily_reference.txt", "lily_logits_all.f32"})
+    require(stories260k_reference_dir() + "/" + f);
 }
 
 LoadedModel load() {
@@ -69,11 +66,11 @@ const std::vector<int> kLily = {1, 403, 407, 261, 378, 432, 383, 286, 261, 376, 
 }  // namespace
 
 TEST_CASE("stories260K: the tokenizer encodes and decodes the reference cases exactly") {
-  if (!present()) return;
+  require_files();
   const auto bytes = read_bytes(stories260k_dir() + "/tok512.bin");
   const SpTokenizer t = SpTokenizer::from_bin(bytes.data(), bytes.size());
   CHECK(t.vocab_size() == 512);
-  std::istringstream in(read_text(stories260k_dir() + "/tokenizer_cases.txt"));
+  std::istringstream in(read_text(stories260k_reference_dir() + "/tokenizer_cases.txt"));
   std::string line, text;
   int cases = 0;
   while (std::getline(in, line)) {
@@ -97,10 +94,10 @@ TEST_CASE("stories260K: the tokenizer encodes and decodes the reference cases ex
 }
 
 TEST_CASE("stories260K: logits at every position of the reference prompt within 1e-4") {
-  if (!present()) return;
+  require_files();
   const LoadedModel m = load();
   CHECK(m.tokenizer->encode("Once upon a time, there was a little girl named Lily") == kLily);
-  const auto raw = read_bytes(stories260k_dir() + "/lily_logits_all.f32");
+  const auto raw = read_bytes(stories260k_reference_dir() + "/lily_logits_all.f32");
   REQUIRE(raw.size() == 15 * 512 * 4);
   std::vector<float> want(15 * 512);
   std::memcpy(want.data(), raw.data(), raw.size());
@@ -120,14 +117,14 @@ TEST_CASE("stories260K: logits at every position of the reference prompt within 
 }
 
 TEST_CASE("stories260K: attention weights at the last position within 1e-5") {
-  if (!present()) return;
+  require_files();
   const LoadedModel m = load();
   Session s(m.transformer);
   StepOptions o;
   o.attention = true;
   s.process(kLily, o);
   const auto a = s.attention();  // [5, 8, 15, 15]
-  std::istringstream in(read_text(stories260k_dir() + "/lily_reference.txt"));
+  std::istringstream in(read_text(stories260k_reference_dir() + "/lily_reference.txt"));
   std::string line;
   int rows = 0;
   double worst = 0;
@@ -148,11 +145,11 @@ TEST_CASE("stories260K: attention weights at the last position within 1e-5") {
 }
 
 TEST_CASE("stories260K: the scalar reference agrees with llama2.c too, and a round trip through write_llama2c is exact") {
-  if (!present()) return;
+  require_files();
   const auto bin = read_bytes(stories260k_dir() + "/stories260K.bin");
   const Weights w = read_llama2c(bin.data(), bin.size());
   const auto ref = reference_forward(w, kLily);
-  const auto raw = read_bytes(stories260k_dir() + "/lily_logits_all.f32");
+  const auto raw = read_bytes(stories260k_reference_dir() + "/lily_logits_all.f32");
   std::vector<float> want(15 * 512);
   std::memcpy(want.data(), raw.data(), raw.size());
   double worst = 0;

@@ -1,10 +1,10 @@
 // node:test tests of modelSource (web/js/widgets/model-files.js), which turns the files a reader drops into
 // what loadModel takes: a safetensors bundle written here by randomWeights(), the llama2.c stories260K files
-// from ../shared/models/stories260K when present (skipped otherwise), and the messages for files that are not
+// from shared/models/stories260K, and the messages for files that are not
 // a model. Each accepted source is loaded through the JS API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
@@ -24,8 +24,7 @@ const bundle = () => [
   { name: 'tokenizer.json', bytes: enc(TOKENIZER) },
 ];
 
-const STORIES = fileURLToPath(new URL('../../../shared/models/stories260K/', import.meta.url));
-const skipStories = existsSync(join(STORIES, 'stories260K.bin')) ? false : `skipped: ${STORIES} is absent (reference files beside the checkout)`;
+const STORIES = fileURLToPath(new URL('../../shared/models/stories260K/', import.meta.url));
 
 test('a safetensors bundle from randomWeights(), in any order, loads', async () => {
   const { source, label } = modelSource(bundle().reverse());
@@ -36,7 +35,7 @@ test('a safetensors bundle from randomWeights(), in any order, loads', async () 
   m.dispose();
 });
 
-test('stories260K.bin with tok512.bin loads', { skip: skipStories }, async () => {
+test('stories260K.bin with tok512.bin loads', async () => {
   const files = ['tok512.bin', 'stories260K.bin'].map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(STORIES, name))) }));
   const { source, label } = modelSource(files);
   assert.equal(label, 'stories260K.bin');

@@ -1,10 +1,9 @@
 // node:test tests of the JS model API (web/js/api/model.js) on the built module: a small random-weight bundle
 // made in the test through the module itself, loaded from bytes, objects and files; shapes and invariants of
 // forward/next/generate; every bad input giving an Error that says what (and the module staying usable); and
-// the real llama2.c checkpoint stories260K against llama2.c's own logits when ../shared is present.
+// the real llama2.c checkpoint stories260K (shared/models) against llama2.c's own logits (tests/fixtures).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,10 +16,9 @@ const lb = await loadLookback();
 const weights = lb.randomWeights(CONFIG, { seed: 7 });
 const model = await lb.loadModel(weights, { config: CONFIG, tokenizer: TOKENIZER });
 
-const STORIES = fileURLToPath(new URL('../../../shared/models/stories260K/', import.meta.url));
+const STORIES = fileURLToPath(new URL('../../shared/models/stories260K/', import.meta.url));
+const REFERENCE = fileURLToPath(new URL('../fixtures/stories260K/', import.meta.url));
 // the checkpoint and its reference logits (a folder holding only the model is not the reference material)
-const haveStories = ['stories260K.bin', 'tok512.bin', 'lily_logits_all.f32'].every((f) => existsSync(join(STORIES, f)));
-const skipStories = haveStories ? false : `skipped: ${STORIES} is absent (reference files beside the checkout)`;
 
 // Results of the same model agree to float rounding (the cache may recompute a position through another path).
 const near = (a, b, tol = 1e-5) => {
@@ -246,11 +244,11 @@ test('repeated calls do not grow the heap', () => {
   assert.equal(lb.heapBytes(), before);
 });
 
-test('stories260K: tokens and logits at every position agree with llama2.c', { skip: skipStories }, async () => {
+test('stories260K: tokens and logits at every position agree with llama2.c', async () => {
   const m = await lb.loadModel(join(STORIES, 'stories260K.bin'), { tokenizer: join(STORIES, 'tok512.bin') });
   const ids = m.encode('Once upon a time, there was a little girl named Lily');
   assert.deepEqual(ids, [1, 403, 407, 261, 378, 432, 383, 286, 261, 376, 298, 315, 421, 395, 317]);
-  const want = new Float32Array((await readFile(join(STORIES, 'lily_logits_all.f32'))).buffer.slice(0));
+  const want = new Float32Array((await readFile(join(REFERENCE, 'lily_logits_all.f32'))).buffer.slice(0));
   const got = m.forward(ids).logits;
   let worst = 0;
   for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]));
@@ -260,7 +258,7 @@ test('stories260K: tokens and logits at every position agree with llama2.c', { s
   m.dispose();
 });
 
-test('the bundled model, when present, loads by name', { skip: existsSync(fileURLToPath(new URL('../../shared/models/sprout/config.json', import.meta.url))) ? false : 'skipped: shared/models/sprout is not built yet' }, async () => {
+test('the bundled model loads by name', async () => {
   const m = await lb.loadModel('sprout');
   assert.equal(m.info.tokenizer, 'byte-bpe');
   assert.equal(m.tokens('Mia')[0].text, '◆');

@@ -1,10 +1,9 @@
 // node:test tests of the weight formats chosen at load (loadModel(src, { weights: 'f32' | 'f16' | 'q8' })) and
 // of randomWeights' llama2.c output: compact formats stay near float32 on a random model, the few-row path
 // (decoding, matvec kernels) and the many-row path (GEMM on converted rows) agree within each format, bad
-// options say what is allowed, and stories260K (when ../shared is present) keeps its greedy text in f16.
+// options say what is allowed, and stories260K (shared/models) keeps its greedy text in f16.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
@@ -21,8 +20,7 @@ const weights = lb.randomWeights(CONFIG, { seed: 5 });
 const load = (w) => lb.loadModel(weights, { config: CONFIG, tokenizer: TOKENIZER, weights: w });
 const models = { f32: await load('f32'), f16: await load('f16'), q8: await load('q8') };
 
-const STORIES = fileURLToPath(new URL('../../../shared/models/stories260K/', import.meta.url));
-const skipStories = existsSync(join(STORIES, 'stories260K.bin')) ? false : `skipped: ${STORIES} is absent (reference files beside the checkout)`;
+const STORIES = fileURLToPath(new URL('../../shared/models/stories260K/', import.meta.url));
 
 const maxDiff = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
 const range = (a) => a.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
@@ -92,7 +90,7 @@ test('randomWeights writes a llama2.c checkpoint that loads in every format', as
   q8.dispose();
 });
 
-test('stories260K in f16 and q8: logits near f32 and the same greedy start', { skip: skipStories }, async () => {
+test('stories260K in f16 and q8: logits near f32 and the same greedy start', async () => {
   const src = join(STORIES, 'stories260K.bin'), tokenizer = join(STORIES, 'tok512.bin');
   const f32 = await lb.loadModel(src, { tokenizer });
   const prompt = f32.encode('Once upon a time, there was a little girl named Lily.');
