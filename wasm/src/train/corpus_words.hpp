@@ -56,7 +56,7 @@ struct Kind {
   const char* name;
   std::vector<Use> uses;
   std::vector<const char*> things;
-  std::vector<const char*> adjectives;  // empty: the general object adjectives (OADJ)
+  std::vector<const char*> adjectives{};  // empty: the general object adjectives (OADJ)
   const char* measure = nullptr;        // "glass of": "a glass of milk"
 };
 
