@@ -107,7 +107,8 @@ TEST_CASE("measure_heads equals the scores read straight off the model's attenti
     Session fresh(testing::random_model(c, 77));
     fresh.process(ids, o);
     const int T = int(ids.size());
-    const float* a = fresh.attention().data();
+    const std::vector<float> attention = fresh.attention();  // [L*H, T, T]
+    const float* a = attention.data();
     for (int t = 2; t < T; ++t, ++rows) {
       if (t >= 4) ++far_rows;
       for (int lh = 0; lh < LH; ++lh) {
@@ -123,11 +124,12 @@ TEST_CASE("measure_heads equals the scores read straight off the model's attenti
     Session fresh(testing::random_model(c, 77));
     fresh.process(ids, o);
     const int T = int(ids.size());
+    const std::vector<float> attention = fresh.attention();  // [L*H, T, T]
     for (int t = n + 1; t < T; ++t, ++ind_rows)
-      for (int lh = 0; lh < LH; ++lh) ind[lh] += fresh.attention()[(std::size_t(lh) * T + t) * T + (t - n + 1)];
+      for (int lh = 0; lh < LH; ++lh) ind[lh] += attention[(std::size_t(lh) * T + t) * T + (t - n + 1)];
     for (int t = 2; t <= n; ++t, ++idle_rows)
       for (int lh = 0; lh < LH; ++lh) {
-        const float* row = fresh.attention().data() + (std::size_t(lh) * T + t) * T;
+        const float* row = attention.data() + (std::size_t(lh) * T + t) * T;
         idle[lh] += row[0], idle_prev[lh] += row[t - 1];
       }
   }

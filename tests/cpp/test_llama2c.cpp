@@ -112,6 +112,7 @@ TEST_CASE("sentencepiece-style encoding: code points, byte fallback, best merges
   CHECK(t.encode("", true) == std::vector<int>{1});
   CHECK(t.encode("", false).empty());
   CHECK(t.encode("a", false) == std::vector<int>{sa});             // dummy prefix " " + "a" merge
+  CHECK(t.encode("aa", false) == std::vector<int>{sa, a});         // no "aa" piece: the second "a" stays
   CHECK(t.encode("bab", false) == std::vector<int>{sp, ba, b});    // "ab" and "ba" tie at -5: leftmost wins
   CHECK(t.encode("b aba", false) == std::vector<int>{sp, b, sa, ba});  // " a" (-3) before "ab"/"ba", then "ba"
   CHECK(t.encode("aab", true) == std::vector<int>{1, sa, ab});

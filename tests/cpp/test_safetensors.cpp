@@ -18,8 +18,9 @@ namespace {
 
 // A file from a header text and data bytes.
 std::vector<std::uint8_t> file(const std::string& header, std::size_t data_bytes, std::uint8_t fill = 0) {
-  std::vector<std::uint8_t> f(8);
-  for (int i = 0; i < 8; ++i) f[i] = std::uint8_t(std::uint64_t(header.size()) >> (8 * i));
+  std::vector<std::uint8_t> f;
+  f.reserve(8 + header.size() + data_bytes);
+  for (int i = 0; i < 8; ++i) f.push_back(std::uint8_t(std::uint64_t(header.size()) >> (8 * i)));
   f.insert(f.end(), header.begin(), header.end());
   f.insert(f.end(), data_bytes, fill);
   return f;
