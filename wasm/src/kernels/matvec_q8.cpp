@@ -47,11 +47,11 @@ void rows_dot(const std::int16_t* xq, const float* xs, int Kb, const std::int8_t
                  x3 = wasm_v128_load(xb + 24);
     for (int r = 0; r < R; ++r) {
       const std::int8_t* w = q + (std::size_t(r) * Kb + b) * kQ8Block;
-      const v128_t wa = wasm_v128_load(w), wb = wasm_v128_load(w + 16);
-      v128_t d = wasm_i32x4_dot_i16x8(wasm_i16x8_extend_low_i8x16(wa), x0);
-      d = wasm_i32x4_add(d, wasm_i32x4_dot_i16x8(wasm_i16x8_extend_high_i8x16(wa), x1));
-      d = wasm_i32x4_add(d, wasm_i32x4_dot_i16x8(wasm_i16x8_extend_low_i8x16(wb), x2));
-      d = wasm_i32x4_add(d, wasm_i32x4_dot_i16x8(wasm_i16x8_extend_high_i8x16(wb), x3));
+      // eight int8 weights loaded straight into int16 lanes (one sign-extending load each, no shuffle)
+      v128_t d = wasm_i32x4_dot_i16x8(wasm_i16x8_load8x8(w), x0);
+      d = wasm_i32x4_add(d, wasm_i32x4_dot_i16x8(wasm_i16x8_load8x8(w + 8), x1));
+      d = wasm_i32x4_add(d, wasm_i32x4_dot_i16x8(wasm_i16x8_load8x8(w + 16), x2));
+      d = wasm_i32x4_add(d, wasm_i32x4_dot_i16x8(wasm_i16x8_load8x8(w + 24), x3));
       const v128_t s = wasm_f32x4_splat(scale[std::size_t(r) * Kb + b] * xs[b]);
       a[r] = wasm_f32x4_add(a[r], wasm_f32x4_mul(wasm_f32x4_convert_i32x4(d), s));
     }
