@@ -1,7 +1,8 @@
 // Matrix-vector product on Q8 block weights (lookback/matvec.hpp): each row of x is quantised per 32-wide
 // block to int16, then four weight rows at a time take integer dot products per block (WebAssembly:
-// i32x4.dot_i16x8_s on the int8 weights widened in registers), scaled by the two block scales into float
-// accumulators. Natively a plain loop of the same arithmetic. Not here: the quantiser (matvec_reference.cpp).
+// i32x4.dot_i16x8_s on the int8 weights, eight at a time loaded into int16 lanes), scaled by the two block
+// scales into float accumulators. Natively a plain loop of the same arithmetic. Not here: the quantiser
+// (matvec_reference.cpp).
 #include <algorithm>
 #include <cmath>
 #include <vector>
