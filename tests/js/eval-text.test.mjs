@@ -56,6 +56,10 @@ test('the start mark by position averages each head over the queries of each buc
   const best = E.startMarkUpTo64(buckets);
   const all = buckets[0].by_layer.flat().map((x, i) => (x * 32 + buckets[1].by_layer.flat()[i] * 46) / 78);
   assert.ok(Math.abs(best.score - Math.max(...all)) < 1e-9);
+  const [l, h] = best.head.split('.').map(Number);
+  assert.deepEqual(best.by_position.map((p) => p.positions), ['1-16', '17-64', '65-128', '129-256']);
+  assert.deepEqual(best.by_position.map((p) => p.score), buckets.map((k) => k.by_layer[l][h]));
+  assert.ok(Math.abs((best.by_position[0].score * 32 + best.by_position[1].score * 46) / 78 - best.score) < 1e-9);
   m.dispose();
 });
 
