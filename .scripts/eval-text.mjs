@@ -174,11 +174,10 @@ export function startMarkByPosition(model, sequences) {
 export function startMarkUpTo64(buckets) {
   const [a, b] = buckets;
   const n = a.queries + b.queries;
-  const scores = a.by_layer.flatMap((row, l) => row.map((x, h) => ({ head: `${l}.${h}`, score: n ? (x * a.queries + b.by_layer[l][h] * b.queries) / n : 0 })));
-  const best = scores.sort((x, y) => y.score - x.score)[0];
-  const [l, h] = best.head.split('.').map(Number);
+  const scores = a.by_layer.flatMap((row, l) => row.map((x, h) => ({ l, h, score: n ? (x * a.queries + b.by_layer[l][h] * b.queries) / n : 0 })));
+  const { l, h, score } = scores.sort((x, y) => y.score - x.score)[0];
   // the same head in every bucket: how the habit changes as the text grows
-  return { ...best, by_position: buckets.map((k) => ({ positions: k.positions, queries: k.queries, score: k.by_layer[l][h] })) };
+  return { head: `${l}.${h}`, score, by_position: buckets.map((k) => ({ positions: k.positions, queries: k.queries, score: k.by_layer[l][h] })) };
 }
 
 // Random ids from the merged tokens (ids >= 258: whole pieces of words, not bytes), the start mark first.

@@ -18,7 +18,7 @@ const model = await lb.loadModel(weights, { config: CONFIG, tokenizer: TOKENIZER
 
 const STORIES = fileURLToPath(new URL('../../shared/models/stories260K/', import.meta.url));
 const REFERENCE = fileURLToPath(new URL('../fixtures/stories260K/', import.meta.url));
-// the checkpoint and its reference logits (a folder holding only the model is not the reference material)
+// the checkpoint (the project's copy) and llama2.c's own logits for it (tests/fixtures/stories260K/README.md)
 
 // Results of the same model agree to float rounding (the cache may recompute a position through another path).
 const near = (a, b, tol = 1e-5) => {
