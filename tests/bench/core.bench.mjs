@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 import { setupLookback, setupLookbackKernels, setupOrt, setupPlainJs, setupResident, setupTfjs, thdToHtd } from './backends.mjs';
 import { buildKernelModule } from './build-kernels.mjs';
+import { betweenCoreSpeeds, describeCores } from './cores.mjs';
 import { benchDecode, printDecode } from './decode.mjs';
 import { benchModels, printModels } from './model.mjs';
 import { pairedSpeedup } from './paired.mjs';
@@ -236,7 +237,7 @@ async function runCases(backends, peakEntry) {
     const samples = await interleave(entries);
     // the threaded module against the one-thread module, also in back-to-back pairs (drift between rounds cancels)
     const one = entries.find((e) => e.name === 'lookback'), many = entries.find((e) => e.name === 'lookback-threads');
-    if (one && many) pc.threads = await pairedSpeedup(one, many, { pairs: ROUNDS });
+    if (one && many) pc.threads = await betweenCoreSpeeds(() => pairedSpeedup(one, many, { pairs: ROUNDS }));
     for (const e of entries) await e.runner?.dispose?.();
     const rows = entries.map((e, i) => ({
       name: e.name, reps: e.reps, err: e.err, ok: e.ok, samples: samples[i],
@@ -326,7 +327,7 @@ function printCase(c) {
       `${gf.toFixed(2).padStart(9)} ${(100 * gf / c.peak.gflops).toFixed(1).padStart(7)}%   ${e.err.toExponential(1)}${e.ok ? '' : '  <-- WRONG'}`);
   }
   if (c.threads) console.log(`  lookback-threads vs lookback in ${c.threads.pairs} back-to-back pairs: median ratio ${c.threads.speedup.toFixed(2)}x ` +
-    `(${c.threads.base_ms.toFixed(3)} / ${c.threads.fast_ms.toFixed(3)} ms; CPU ${c.threads.cpu_speedup.toFixed(2)}x)`);
+    `(${c.threads.base_ms.toFixed(3)} / ${c.threads.fast_ms.toFixed(3)} ms; CPU ${c.threads.cpu_speedup.toFixed(2)}x)\n    ${describeCores(c.threads.cores.before, c.threads.cores.after)}`);
 }
 
 function evaluateTargets(results) {
@@ -361,7 +362,7 @@ function evaluateTargets(results) {
   for (const c of [a512, g]) {
     if (c?.threads && entry(c, 'lookback-threads') && entry(c, 'lookback')) {
       const medians = entry(c, 'lookback').ms / entry(c, 'lookback-threads').ms;
-      out.push({ name: `${c.label} on ${THREADS} threads, speed-up vs one thread (public API; median of ${c.threads.pairs} back-to-back pairs, ratio of the rounds' medians ${medians.toFixed(2)}x)`,
+      out.push({ name: `${c.label} on ${THREADS} threads, speed-up vs one thread (public API; median of ${c.threads.pairs} back-to-back pairs, ratio of the rounds' medians ${medians.toFixed(2)}x; ${describeCores(c.threads.cores.before, c.threads.cores.after)})`,
         value: c.threads.speedup, cpu_value: c.threads.cpu_speedup, target: 1.7, unit: 'x', ratio_of_medians: medians });
     }
   }

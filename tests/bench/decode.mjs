@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from '../../web/js/api/index.js';
 import { buildRunC, loadRunC } from './llama2c.mjs';
+import { betweenCoreSpeeds, describeCores } from './cores.mjs';
 import { llamaModel, onnxInputs } from './onnx-llama.mjs';
 import { pairedSpeedup } from './paired.mjs';
 import { cpuMs, median } from './stats.mjs';
@@ -264,7 +265,7 @@ async function benchModel(lb, lbThreads, m, runcPath, rounds) {
     await interleave([...peer, ...entries], rounds, samples);
     const one = entries.find((e) => e.backend === 'lookback f32' && e.measure === 'prefill 128');
     const many = entries.find((e) => e.backend === 'lookback f32 threads' && e.measure === 'prefill 128');
-    if (one && many) threadsPaired = await pairedSpeedup(one, many, { pairs: PAIRS });
+    if (one && many) threadsPaired = await betweenCoreSpeeds(() => pairedSpeedup(one, many, { pairs: PAIRS }));
     for (const h of [...handles, ...threaded.handles]) h.dispose();
   }
   runc?.dispose();
@@ -326,7 +327,7 @@ function decodeTargets(rows) {
     const a = cell(row, 'lookback f32 threads', 'prefill 128'), b = cell(row, 'lookback f32', 'prefill 128'), p = row.threads_paired;
     if (a && b && p) {
       const medians = a.tok_s / b.tok_s;
-      out.push({ name: `prefill 128 ${row.name}, f32 on every core vs one thread (median of ${p.pairs} back-to-back pairs; ratio of the rounds' medians ${medians.toFixed(2)}x)`,
+      out.push({ name: `prefill 128 ${row.name}, f32 on every core vs one thread (median of ${p.pairs} back-to-back pairs; ratio of the rounds' medians ${medians.toFixed(2)}x; ${describeCores(p.cores.before, p.cores.after)})`,
         value: p.speedup, cpu_value: p.cpu_speedup, target: 1.7, unit: 'x', met: p.speedup >= 1.7, ratio_of_medians: medians });
     }
   }
@@ -348,7 +349,7 @@ export function printDecode({ rows }) {
     }
     if (r.ort) console.log(`  ${r.name}: onnxruntime-web graph vs lookback f32: max |Δ logit| ${r.ort.max_abs_logit_diff.toExponential(2)} (logits up to ${r.ort.logit_range.toFixed(1)})` +
       (r.ort.greedy_steps ? `; greedy tokens agree on the first ${r.ort.greedy_same} of ${r.ort.greedy_steps}` : ''));
-    if (r.threads_paired) console.log(`  ${r.name}: prefill 128, lookback f32 threads vs lookback f32 in ${r.threads_paired.pairs} back-to-back pairs: median ratio ${r.threads_paired.speedup.toFixed(2)}x (CPU ${r.threads_paired.cpu_speedup.toFixed(2)}x)`);
+    if (r.threads_paired) console.log(`  ${r.name}: prefill 128, lookback f32 threads vs lookback f32 in ${r.threads_paired.pairs} back-to-back pairs: median ratio ${r.threads_paired.speedup.toFixed(2)}x (CPU ${r.threads_paired.cpu_speedup.toFixed(2)}x)\n    ${describeCores(r.threads_paired.cores.before, r.threads_paired.cores.after)}`);
     if (r.agreement) console.log(`  ${r.name}: greedy tokens of run.c and lookback f32 agree on the first ${r.agreement.same} of ${r.agreement.lookback_steps} (lookback stopped: ${r.agreement.stop_reason})`);
     for (const [f, a] of Object.entries(r.accuracy ?? {})) {
       console.log(`  ${r.name} ${f} vs f32: max |Δ logit| ${a.max_abs_logit_diff.toExponential(2)}, argmax agreement ${(100 * a.argmax_agreement).toFixed(1)}% of ${a.positions} positions, greedy identical for ${a.greedy_same_steps} of ${a.greedy_steps} steps`);
