@@ -2,8 +2,8 @@
 // one core after the other. A virtual machine's cores need not be equal (the host may share one with another
 // guest, and it then runs at a fraction of the other's speed); no split of a call can then reach the thread
 // count as a speed-up. The most a call split over every core can gain against one thread on the fastest core is
-// the cores' summed speed over that core's. Linux with taskset and 2 to 8 cores only (null elsewhere). Not a test: a figure for the
-// report, beside the threads rows.
+// the cores' summed speed over that core's. Linux with taskset and 2 to 8 cores only (null elsewhere). Not a
+// test: a figure for the report, beside the threads rows.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
