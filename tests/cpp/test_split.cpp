@@ -133,9 +133,10 @@ TEST_CASE("split attention equals attention bit for bit (heads, query ranges, gr
 
 TEST_CASE("split GEMMs equal the plain ones bit for bit") {
   Rng rng(12);
-  for (int M : {1, 9, 64, 130})
+  // M: below the packed GEMM's column split (by rows), at and above it, and above one packed A block (256 rows)
+  for (int M : {1, 9, 63, 64, 130, 300})
     for (int N : {3, 16, 37, 300, 1152})
-      for (int K : {5, 64, 384, 800}) {  // 800: two K blocks of the packed B
+      for (int K : {5, 64, 384, 801}) {  // 801: two K blocks of the packed B, the second one shorter
         CAPTURE(M);
         CAPTURE(N);
         CAPTURE(K);

@@ -1,7 +1,8 @@
 // GEMM on a B packed once (lookback/packed_gemm.hpp), from the pieces of the per-call GEMM (simd.hpp: pack_a,
 // pack_b, tile). Layout of the packed B: K in equal blocks of at most kKc, each block holding every NR-column
 // panel [kc][NR] of all N columns (zero-padded). Per K block and per block of MC rows, A is packed once and
-// every panel of B streams past it. Not threaded.
+// every panel of B streams past it; or, in two steps for the threads, all of A packed once and any range of B's
+// panels computed from it. Not threaded (split.cpp divides the work).
 #include <algorithm>
 #include <vector>
 
@@ -70,6 +71,44 @@ void gemm_packed(int M, int N, int K, const float* A, int lda, const float* pack
           simd::tile(std::min(MR, mc - i), std::min(NR, N - p * NR), kc, ap.data() + std::size_t(i / MR) * kc * MR,
                      panel, C + std::size_t(i0 + i) * ldc + p * NR, ldc, add);
       }
+    }
+  }
+}
+
+std::size_t packed_a_floats(int M, int K) {
+  if (M <= 0 || K <= 0) return 0;
+  return std::size_t((M + MR - 1) / MR) * MR * K;
+}
+
+int packed_panels(int N) { return (N + NR - 1) / NR; }
+
+// Layout of the packed A: per K block b (as B's), every MR-row panel [kc][MR] of all M rows.
+void pack_a_rows(int M, int K, const float* A, int lda, int r0, int r1, float* ap) {
+  const Blocking g(K, 1);
+  const int mp = (M + MR - 1) / MR;
+  for (int b = 0; b < g.kblocks; ++b) {
+    const int k0 = b * g.kc, kc = std::min(g.kc, K - k0);
+    float* block = ap + std::size_t(b) * mp * g.kc * MR;
+    for (int r = r0; r < r1; ++r)
+      simd::pack_a(std::min(MR, M - r * MR), kc, 1.0f, A + std::size_t(r) * MR * lda + k0, lda,
+                   block + std::size_t(r) * kc * MR);
+  }
+}
+
+void gemm_packed_panels(int M, int N, int K, const float* ap, const float* packed, int p0, int p1, float* C, int ldc,
+                        bool acc) {
+  const Blocking g(K, N);
+  const int mp = (M + MR - 1) / MR;
+  for (int b = 0; b < g.kblocks; ++b) {
+    const int k0 = b * g.kc, kc = std::min(g.kc, K - k0);
+    const bool add = acc || b > 0;
+    const float* Ab = ap + std::size_t(b) * mp * g.kc * MR;
+    const float* Bb = packed + g.block(b);
+    for (int p = p0; p < p1; ++p) {
+      const float* panel = Bb + std::size_t(p) * kc * NR;
+      for (int i = 0; i < M; i += MR)
+        simd::tile(std::min(MR, M - i), std::min(NR, N - p * NR), kc, Ab + std::size_t(i / MR) * kc * MR, panel,
+                   C + std::size_t(i) * ldc + p * NR, ldc, add);
     }
   }
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <vector>
 
 #include "kernels/simd.hpp"
 #include "lookback/matvec.hpp"
@@ -20,6 +21,7 @@ namespace {
 constexpr double kMinWork = 32768;  // multiply-adds per part below which a call runs on one thread
 constexpr int kPartsPerThread = 4;  // parts per thread wanted, so that a thread slowed for a moment leaves little
 constexpr int kMaxRanges = 8;       // attention: query ranges per head at most
+constexpr int kMinColumnSplitRows = 64;  // packed GEMM: rows from which it divides B's columns, not A's rows
 
 // How many parts `n` units (each `work` multiply-adds, taken in multiples of `align`) are worth: up to
 // kPartsPerThread per thread, none under kMinWork. The threads take parts as they come free, so a thread the
@@ -119,8 +121,24 @@ void gemm_nt_split(int M, int N, int K, const float* A, int lda, const float* B,
 
 void gemm_packed_split(int M, int N, int K, const float* A, int lda, const float* packed, float* C, int ldc,
                        bool acc) {
-  split(M, simd::MR, double(N) * K, [&](int m0, int m1) {
-    gemm_packed(m1 - m0, N, K, A + std::size_t(m0) * lda, lda, packed, C + std::size_t(m0) * ldc, ldc, acc);
+  // Few rows: by rows (each part streams all of B past its rows; few parts, as few rows make few)
+  if (M < kMinColumnSplitRows) {
+    split(M, simd::MR, double(N) * K, [&](int m0, int m1) {
+      gemm_packed(m1 - m0, N, K, A + std::size_t(m0) * lda, lda, packed, C + std::size_t(m0) * ldc, ldc, acc);
+    });
+    return;
+  }
+  // More: by B's column panels (two at a time: a cache line of C), so that B is read once in all, from one A
+  // packed once and shared; A's row panels are divided first
+  const int panels = packed_panels(N), rows = (M + simd::MR - 1) / simd::MR;
+  if (K <= 0 || parts_for(panels, 2, double(M) * K * simd::NR) <= 1)
+    return gemm_packed(M, N, K, A, lda, packed, C, ldc, acc);
+  thread_local std::vector<float> scratch;  // the caller's: the parts see it through `ap`
+  scratch.resize(packed_a_floats(M, K));
+  float* ap = scratch.data();
+  split(rows, 1, double(simd::MR) * K, [&](int r0, int r1) { pack_a_rows(M, K, A, lda, r0, r1, ap); });
+  split(panels, 2, double(M) * K * simd::NR, [&](int p0, int p1) {
+    gemm_packed_panels(M, N, K, ap, packed, p0, p1, C, ldc, acc);
   });
 }
 
