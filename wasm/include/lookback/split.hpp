@@ -17,7 +17,8 @@ void gemm_nn_split(int M, int N, int K, const float* A, int lda, const float* B,
                    bool accumulate);
 void gemm_nt_split(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
                    bool accumulate);
-// gemm_packed (packed_gemm.hpp) with the rows of A and C divided among the threads.
+// gemm_packed (packed_gemm.hpp) with the rows of A and C divided among the threads, or from 64 rows on the column
+// panels of B and C, from one A packed once and shared (gemm_packed_panels).
 void gemm_packed_split(int M, int N, int K, const float* A, int lda, const float* packed, float* C, int ldc,
                        bool accumulate);
 // matvec, matvec_f16, matvec_q8 (matvec.hpp) with the weight rows divided among the threads.
