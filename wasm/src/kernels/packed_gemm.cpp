@@ -27,6 +27,26 @@ struct Blocking {
   std::size_t block(int b) const { return std::size_t(b) * panels * kc * NR; }
 };
 
+constexpr int row_panels(int rows) { return (rows + MR - 1) / MR; }
+
+// Row panels r0..r1 of A [rows, kc] (leading dimension lda) packed into Ab, panel r at Ab + r * kc * MR.
+void pack_panels(int rows, int kc, const float* A, int lda, int r0, int r1, float* Ab) {
+  for (int r = r0; r < r1; ++r)
+    simd::pack_a(std::min(MR, rows - r * MR), kc, 1.0f, A + std::size_t(r) * MR * lda, lda,
+                 Ab + std::size_t(r) * kc * MR);
+}
+
+// C[rows, columns of panels p0..p1] (+)= the packed A block Ab times B's panels p0..p1 of one K block (depth kc).
+void panel_tiles(int rows, int N, int kc, const float* Ab, const float* Bb, int p0, int p1, float* C, int ldc,
+                 bool add) {
+  for (int p = p0; p < p1; ++p) {
+    const float* panel = Bb + std::size_t(p) * kc * NR;
+    for (int i = 0; i < rows; i += MR)
+      simd::tile(std::min(MR, rows - i), std::min(NR, N - p * NR), kc, Ab + std::size_t(i / MR) * kc * MR, panel,
+                 C + std::size_t(i) * ldc + p * NR, ldc, add);
+  }
+}
+
 }  // namespace
 
 std::size_t packed_b_floats(int K, int N) {
@@ -55,29 +75,21 @@ void gemm_packed(int M, int N, int K, const float* A, int lda, const float* pack
   const Blocking g(K, N);
   thread_local std::vector<float> ap;
   const int mblocks = (M + kMc - 1) / kMc, mcmax = ((M + mblocks - 1) / mblocks + MR - 1) / MR * MR;
-  ap.resize(std::size_t((mcmax + MR - 1) / MR) * g.kc * MR);
+  ap.resize(std::size_t(row_panels(mcmax)) * g.kc * MR);
   for (int b = 0; b < g.kblocks; ++b) {
     const int k0 = b * g.kc, kc = std::min(g.kc, K - k0);
-    const bool add = acc || b > 0;
     const float* Bb = packed + g.block(b);
     for (int i0 = 0; i0 < M; i0 += mcmax) {
       const int mc = std::min(mcmax, M - i0);
-      for (int i = 0; i < mc; i += MR)
-        simd::pack_a(std::min(MR, mc - i), kc, 1.0f, A + std::size_t(i0 + i) * lda + k0, lda,
-                     ap.data() + std::size_t(i / MR) * kc * MR);
-      for (int p = 0; p < g.panels; ++p) {
-        const float* panel = Bb + std::size_t(p) * kc * NR;
-        for (int i = 0; i < mc; i += MR)
-          simd::tile(std::min(MR, mc - i), std::min(NR, N - p * NR), kc, ap.data() + std::size_t(i / MR) * kc * MR,
-                     panel, C + std::size_t(i0 + i) * ldc + p * NR, ldc, add);
-      }
+      pack_panels(mc, kc, A + std::size_t(i0) * lda + k0, lda, 0, row_panels(mc), ap.data());
+      panel_tiles(mc, N, kc, ap.data(), Bb, 0, g.panels, C + std::size_t(i0) * ldc, ldc, acc || b > 0);
     }
   }
 }
 
 std::size_t packed_a_floats(int M, int K) {
   if (M <= 0 || K <= 0) return 0;
-  return std::size_t((M + MR - 1) / MR) * MR * K;
+  return std::size_t(row_panels(M)) * MR * K;
 }
 
 int packed_panels(int N) { return (N + NR - 1) / NR; }
@@ -85,31 +97,19 @@ int packed_panels(int N) { return (N + NR - 1) / NR; }
 // Layout of the packed A: per K block b (as B's), every MR-row panel [kc][MR] of all M rows.
 void pack_a_rows(int M, int K, const float* A, int lda, int r0, int r1, float* ap) {
   const Blocking g(K, 1);
-  const int mp = (M + MR - 1) / MR;
   for (int b = 0; b < g.kblocks; ++b) {
     const int k0 = b * g.kc, kc = std::min(g.kc, K - k0);
-    float* block = ap + std::size_t(b) * mp * g.kc * MR;
-    for (int r = r0; r < r1; ++r)
-      simd::pack_a(std::min(MR, M - r * MR), kc, 1.0f, A + std::size_t(r) * MR * lda + k0, lda,
-                   block + std::size_t(r) * kc * MR);
+    pack_panels(M, kc, A + k0, lda, r0, r1, ap + std::size_t(b) * row_panels(M) * g.kc * MR);
   }
 }
 
 void gemm_packed_panels(int M, int N, int K, const float* ap, const float* packed, int p0, int p1, float* C, int ldc,
                         bool acc) {
   const Blocking g(K, N);
-  const int mp = (M + MR - 1) / MR;
   for (int b = 0; b < g.kblocks; ++b) {
-    const int k0 = b * g.kc, kc = std::min(g.kc, K - k0);
-    const bool add = acc || b > 0;
-    const float* Ab = ap + std::size_t(b) * mp * g.kc * MR;
-    const float* Bb = packed + g.block(b);
-    for (int p = p0; p < p1; ++p) {
-      const float* panel = Bb + std::size_t(p) * kc * NR;
-      for (int i = 0; i < M; i += MR)
-        simd::tile(std::min(MR, M - i), std::min(NR, N - p * NR), kc, Ab + std::size_t(i / MR) * kc * MR, panel,
-                   C + std::size_t(i) * ldc + p * NR, ldc, add);
-    }
+    const int kc = std::min(g.kc, K - b * g.kc);
+    panel_tiles(M, N, kc, ap + std::size_t(b) * row_panels(M) * g.kc * MR, packed + g.block(b), p0, p1, C, ldc,
+                acc || b > 0);
   }
 }
 
