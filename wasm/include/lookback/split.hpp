@@ -26,8 +26,8 @@ void matvec_split(const float* x, int M, int K, const float* W, int N, float* y,
                   int ldy = 0, bool stream = false);
 void matvec_f16_split(const float* x, int M, int K, const std::uint16_t* W, int N, float* y, bool accumulate,
                       int ldx = 0, int ldy = 0, bool stream = false);
-void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, const float* scale, int N, float* y,
-                     bool accumulate, int ldx = 0, int ldy = 0, bool stream = false);
+void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, int N, float* y, bool accumulate,
+                     int ldx = 0, int ldy = 0);
 
 // fn(begin, end, context) on ranges of the rows [0, n) divided among the threads, each row about `work` operations
 // (rows worth less than one part's minimum stay on the caller, in one call fn(0, n); no call for n <= 0): for the

@@ -2,6 +2,7 @@
 // float64 accumulation. They define what the fast kernels compute; tests compare the two. Not meant to be fast.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "lookback/matvec.hpp"
@@ -34,7 +35,7 @@ void matvec_f16_ref(const float* x, int M, int K, const std::uint16_t* W, int N,
   matvec_generic(x, M, K, N, y, acc, ldx, ldy, [&](int n, int k) { return half_to_float(W[std::size_t(n) * K + k]); });
 }
 
-void quantize_q8(const float* W, int N, int K, std::int8_t* q, float* scale) {
+void quantize_q8(const float* W, int N, int K, std::int8_t* q) {
   const int Kb = q8_blocks(K);
   for (int n = 0; n < N; ++n)
     for (int b = 0; b < Kb; ++b) {
@@ -43,14 +44,15 @@ void quantize_q8(const float* W, int N, int K, std::int8_t* q, float* scale) {
       float amax = 0;
       for (int i = 0; i < len; ++i) amax = std::max(amax, std::fabs(w[i]));
       const float inv = amax > 0 ? 127.0f / amax : 0.0f;
-      scale[std::size_t(n) * Kb + b] = amax / 127.0f;
-      std::int8_t* qb = q + (std::size_t(n) * Kb + b) * kQ8Block;
+      const float scale = amax / 127.0f;
+      const Q8Offsets at = q8_offsets(N, K, n, b);
+      std::memcpy(q + at.scale, &scale, sizeof scale);
+      std::int8_t* qb = q + at.weights;
       for (int i = 0; i < kQ8Block; ++i) qb[i] = i < len ? std::int8_t(std::nearbyint(w[i] * inv)) : 0;
     }
 }
 
-void matvec_q8_ref(const float* x, int M, int K, const std::int8_t* q, const float* scale, int N, float* y, bool acc,
-                   int ldx, int ldy) {
+void matvec_q8_ref(const float* x, int M, int K, const std::int8_t* q, int N, float* y, bool acc, int ldx, int ldy) {
   if (!ldx) ldx = K;
   if (!ldy) ldy = N;
   const int Kb = q8_blocks(K);
@@ -74,9 +76,12 @@ void matvec_q8_ref(const float* x, int M, int K, const std::int8_t* q, const flo
     for (int n = 0; n < N; ++n) {
       double sum = 0;
       for (int b = 0; b < Kb && finite; ++b) {
+        const Q8Offsets at = q8_offsets(N, K, n, b);
+        float scale;
+        std::memcpy(&scale, q + at.scale, sizeof scale);
         long long d = 0;
-        for (int i = 0; i < kQ8Block; ++i) d += (long long)q[(std::size_t(n) * Kb + b) * kQ8Block + i] * xq[b * kQ8Block + i];
-        sum += double(d) * scale[std::size_t(n) * Kb + b] * xs[b];
+        for (int i = 0; i < kQ8Block; ++i) d += (long long)q[at.weights + i] * xq[b * kQ8Block + i];
+        sum += double(d) * scale * xs[b];
       }
       float& out = y[std::size_t(m) * ldy + n];
       const float v = finite ? float(sum) : NAN;

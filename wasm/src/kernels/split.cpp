@@ -160,14 +160,12 @@ void matvec_f16_split(const float* x, int M, int K, const std::uint16_t* W, int 
   });
 }
 
-void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, const float* scale, int N, float* y,
-                     bool acc, int ldx, int ldy, bool stream) {
+void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, int N, float* y, bool acc, int ldx,
+                     int ldy) {
   if (!ldx) ldx = K;
   if (!ldy) ldy = N;
-  const std::size_t Kb = std::size_t(q8_blocks(K));
-  split(N, 4, double(M) * K, [&](int n0, int n1) {
-    matvec_q8(x, M, K, q + std::size_t(n0) * Kb * kQ8Block, scale + std::size_t(n0) * Kb, n1 - n0, y + n0, acc,
-              ldx, ldy, stream);
+  split(N, kQ8Rows, double(M) * K, [&](int n0, int n1) {  // whole groups of rows: each is a Q8 matrix itself
+    matvec_q8(x, M, K, q8_rows(q, K, n0), n1 - n0, y + n0, acc, ldx, ldy);
   });
 }
 

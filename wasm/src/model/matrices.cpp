@@ -27,12 +27,7 @@ void rows_to_float(const Matrix& W, int n0, int rows, float* out) {
     for (std::size_t i = 0; i < rows * K; ++i) out[i] = half_to_float(h[i]);
     return;
   }
-  const int Kb = q8_blocks(W.K);
-  for (int r = 0; r < rows; ++r)
-    for (std::size_t k = 0; k < K; ++k) {
-      const std::size_t row = std::size_t(n0 + r);
-      out[r * K + k] = W.scale[row * Kb + k / kQ8Block] * W.q8[row * Kb * kQ8Block + k];
-    }
+  dequantize_q8(q8_rows(W.q8, W.K, n0), rows, W.K, out);  // n0: a multiple of the chunk, itself of 16
 }
 
 }  // namespace
@@ -55,7 +50,7 @@ void apply(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, 
     switch (W.format) {
       case WeightFormat::f32: return matvec_split(x, T, W.K, W.f32, W.N, y, acc, ldx, ldy, W.stream);
       case WeightFormat::f16: return matvec_f16_split(x, T, W.K, W.f16, W.N, y, acc, ldx, ldy, W.stream);
-      case WeightFormat::q8: return matvec_q8_split(x, T, W.K, W.q8, W.scale, W.N, y, acc, ldx, ldy, W.stream);
+      case WeightFormat::q8: return matvec_q8_split(x, T, W.K, W.q8, W.N, y, acc, ldx, ldy);
     }
   }
   if (W.format == WeightFormat::f32) return gemm_packed_split(T, W.N, W.K, x, ldx, W.packed, y, ldy, acc);
@@ -94,11 +89,10 @@ Matrix Matrices::add(const float* w, int N, int K) {
       break;
     }
     case WeightFormat::q8: {
-      const std::size_t Kb = std::size_t(q8_blocks(K)), at = q8_.size(), sat = scale_.size();
-      q8_.resize(at + N * Kb * kQ8Block);
-      scale_.resize(sat + N * Kb);
-      quantize_q8(w, N, K, q8_.data() + at, scale_.data() + sat);
-      bytes_ += N * Kb * (kQ8Block + 4);
+      const std::size_t at = q8_.size();
+      q8_.resize(at + q8_bytes(N, K));
+      quantize_q8(w, N, K, q8_.data() + at);
+      bytes_ += q8_bytes(N, K);
       break;
     }
   }
@@ -112,24 +106,23 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
   // offsets first (the compact buffers grow while adding), pointers after
   struct Pending {
     Matrix* m;
-    std::size_t at, scale_at;
+    std::size_t at;
   };
   std::vector<Pending> pending;
   auto put = [&](Matrix& m, const float* src, int N, int K) {
     const std::size_t at = format_ == WeightFormat::f32 ? packed_.size() : format_ == WeightFormat::f16 ? f16_.size() : q8_.size();
-    const std::size_t sat = scale_.size();
     m = add(src, N, K);
-    pending.push_back({&m, at, sat});
+    pending.push_back({&m, at});
   };
-  std::size_t total = 0, blocks = 0, packed = 0;  // elements, Q8 blocks and packed floats, to allocate once
+  std::size_t total = 0, q8 = 0, packed = 0;  // elements, Q8 bytes and packed floats, to allocate once
   auto count = [&](int N, int K) {
-    total += std::size_t(N) * K, blocks += std::size_t(N) * q8_blocks(K), packed += packed_b_floats(K, N);
+    total += std::size_t(N) * K, q8 += q8_bytes(N, K), packed += packed_b_floats(K, N);
   };
   for (int l = 0; l < c.n_layers; ++l) count(QKV, C), count(C, HD), count(F13, C), count(C, F);
   count(c.vocab_size, C);
   if (format_ == WeightFormat::f32) packed_.reserve(packed);
   if (format_ == WeightFormat::f16) f16_.reserve(total);
-  if (format_ == WeightFormat::q8) q8_.reserve(blocks * kQ8Block), scale_.reserve(blocks);
+  if (format_ == WeightFormat::q8) q8_.reserve(q8);
   layers_.resize(std::size_t(c.n_layers));
   for (int l = 0; l < c.n_layers; ++l) {
     const LayerView v = w.layer(l);
@@ -143,7 +136,7 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
     p.m->stream = bytes_ > kStreamBytes;
     if (format_ == WeightFormat::f32) p.m->packed = packed_.data() + p.at;
     if (format_ == WeightFormat::f16) p.m->f16 = f16_.data() + p.at;
-    if (format_ == WeightFormat::q8) p.m->q8 = q8_.data() + p.at, p.m->scale = scale_.data() + p.scale_at;
+    if (format_ == WeightFormat::q8) p.m->q8 = q8_.data() + p.at;
   }
 }
 

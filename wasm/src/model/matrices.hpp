@@ -25,9 +25,8 @@ struct Matrix {
   int N = 0, K = 0;
   const float* f32 = nullptr;         // [N, K]
   const std::uint16_t* f16 = nullptr; // [N, K] halves
-  const std::int8_t* q8 = nullptr;    // [N, Kb*32]
-  const float* scale = nullptr;       // [N, Kb]
-  bool stream = false;                // few-row products read one weight row at a time (lookback/matvec.hpp)
+  const std::int8_t* q8 = nullptr;    // q8_bytes(N, K): groups of four rows, scales inline (lookback/matvec.hpp)
+  bool stream = false;                // f32, f16: few-row products read one weight row at a time (matvec.hpp)
   const float* packed = nullptr;      // f32: the matrix in the packed GEMM's panels (lookback/packed_gemm.hpp)
 };
 
@@ -67,7 +66,6 @@ class Matrices {
   std::size_t bytes_ = 0;
   std::vector<std::uint16_t> f16_;
   std::vector<std::int8_t> q8_;
-  std::vector<float> scale_;
   std::vector<float> packed_;  // f32: every matrix in the packed GEMM's panels, one after another
 };
 
