@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "lookback/kernels.hpp"
@@ -67,7 +68,7 @@ TEST_CASE("threads: every part runs once, on the pool, and nested calls stay on 
 TEST_CASE("rows_split covers every row once, in a few ranges per thread, and keeps small calls whole") {
   for (int n : {1, 2, 3}) {
     with_threads(n, [&] {
-      for (int rows : {0, 1, 2, 5, 128, 1001}) {
+      for (int rows : {0, 1, 2, 5, 18, 128, 1001}) {
         for (double work : {1.0, 1e3, 1e6}) {
           std::vector<std::atomic<int>> hit(std::size_t(rows) + 1);
           std::atomic<int> calls{0};
@@ -86,13 +87,29 @@ TEST_CASE("rows_split covers every row once, in a few ranges per thread, and kee
             CHECK(calls.load() <= 4 * thread_count());
             CHECK(calls.load() <= std::max(1.0, rows * work / 32768));
             if (rows >= 2 && rows * work >= 2 * 32768) CHECK(calls.load() >= 2);
-            const int most = 4 * thread_count();
-            if (rows >= most && rows * work >= most * 32768.0) CHECK(calls.load() == most);
+            // as even as the rows allow: the busiest thread (taking every thread-th part) never holds more
+            // than with the most parts allowed, and all of them when they divide the rows
+            const int T = thread_count(), most = int(std::min(4.0 * T, std::min(double(rows), rows * work / 32768)));
+            auto busiest = [&](int parts) { return (parts + T - 1) / T * ((rows + parts - 1) / parts); };
+            CHECK(busiest(calls.load()) <= busiest(most));
+            if (rows % most == 0) CHECK(calls.load() == most);
           }
         }
       }
     });
   }
+}
+
+TEST_CASE("split parts share the blocks evenly: 18 rows on 2 threads in 6 parts of 3, not 8 of 2 or 3") {
+  with_threads(2, [&] {
+    std::vector<int> sizes;
+    std::mutex m;
+    rows_split(18, 1e6, [&](int b, int e) {
+      std::lock_guard<std::mutex> lock(m);
+      sizes.push_back(e - b);
+    });
+    CHECK(sizes == (thread_count() == 2 ? std::vector<int>(6, 3) : std::vector<int>{18}));  // one-thread module: one
+  });
 }
 
 TEST_CASE("split attention equals attention bit for bit (heads, query ranges, grouped heads, masks, weights)") {

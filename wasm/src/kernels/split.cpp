@@ -23,14 +23,29 @@ constexpr int kPartsPerThread = 4;  // parts per thread wanted, so that a thread
 constexpr int kMaxRanges = 8;       // attention: query ranges per head at most
 constexpr int kMinColumnSplitRows = 64;  // packed GEMM: rows from which it divides B's columns, not A's rows
 
+// Of the part counts up to `most` for `blocks` equal blocks, the one that leaves the busiest thread the fewest
+// blocks when the threads take the parts in turn (ceil(parts / threads) parts of at most ceil(blocks / parts)
+// blocks), the largest on a tie: 18 blocks on 2 threads make 6 parts of 3 (9 blocks each), where 8 parts of 2 or
+// 3 leave one thread 10.
+int balanced_parts(int blocks, int threads, int most) {
+  int best = 1;
+  long best_load = blocks;
+  for (int parts = 2; parts <= most; ++parts) {
+    const long load = long((parts + threads - 1) / threads) * ((blocks + parts - 1) / parts);
+    if (load <= best_load) best = parts, best_load = load;
+  }
+  return best;
+}
+
 // How many parts `n` units (each `work` multiply-adds, taken in multiples of `align`) are worth: up to
-// kPartsPerThread per thread, none under kMinWork. The threads take parts as they come free, so a thread the
-// system pauses for a while holds back one small part, not half the call.
+// kPartsPerThread per thread, none under kMinWork, as evenly shared as the blocks allow. The threads take parts
+// as they come free, so a thread the system pauses for a while holds back one small part, not half the call.
 int parts_for(int n, int align, double work) {
   const int threads = thread_count();
   if (threads <= 1 || n <= align) return 1;
+  const int blocks = (n + align - 1) / align;
   const int by_size = int(std::min<double>(threads * kPartsPerThread, double(n) * work / kMinWork));
-  return std::max(1, std::min(by_size, (n + align - 1) / align));
+  return balanced_parts(blocks, threads, std::max(1, std::min(by_size, blocks)));
 }
 
 // Range [begin, end) of part p of `parts` over n units in multiples of align (the last part takes the rest).
