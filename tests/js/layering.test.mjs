@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jsImports } from './js-imports.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -22,17 +23,6 @@ function files(dir, ext) {
   return out;
 }
 const rel = (p) => relative(ROOT, p).split('\\').join('/');
-
-// Every module specifier a JS file names: import/export ... from '...', import '...', import('...').
-export function jsImports(text) {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-  const found = [];
-  for (const re of [/\b(?:import|export)\s[^'"`;]*?\bfrom\s*(['"])([^'"]+)\1/g, /\bimport\s*(['"])([^'"]+)\1/g,
-    /\bimport\s*\(\s*(['"])([^'"]+)\1\s*\)/g]) {
-    for (const m of code.matchAll(re)) found.push(m[2]);
-  }
-  return found;
-}
 
 // The web/js layer of a file under web/ ('api', 'worker', 'chapter', 'widgets', 'cli', or the file's own name).
 function webLayer(path) {
