@@ -69,6 +69,21 @@ void split(int n, int align, double work_per_unit, F&& f) {
   });
 }
 
+// Ranges per head for attention_split: of the counts r that make at least two parts per thread (up to
+// kMaxRanges), the one whose H·r parts leave the busiest thread the least work (ceil(H·r / threads) parts of 1/r
+// head each), the fewest on a tie: each range packs its head's keys and values again, so 6 heads on 2 threads stay
+// whole (3 each) where 2 ranges each made 12 parts for the same share; 1 head on 2 threads makes 4 ranges.
+int ranges_per_head(int H, int threads) {
+  const int least = std::min(kMaxRanges, (2 * threads + H - 1) / H);
+  int best = least;
+  long num = (long(H) * least + threads - 1) / threads, den = least;  // the busiest thread's heads: num / den
+  for (int r = least + 1; r <= kMaxRanges; ++r) {
+    const long n = (long(H) * r + threads - 1) / threads;
+    if (n * den < num * r) best = r, num = n, den = r;
+  }
+  return best;
+}
+
 // Query ranges [b[i], b[i + 1]) of about equal work (keys seen, counting the causal limit), each starting on a block
 // of NR queries and at least NR long, at most c of them; returns their number.
 int query_ranges(const AttentionShape& a, int c, int* b) {
@@ -95,13 +110,13 @@ int attention_split(const float* q, const float* k, const float* v, float* out, 
   const int group = a.Hkv > 0 ? a.H / a.Hkv : 1;
   if (a.Hkv <= 0 || a.H % a.Hkv || a.H > 64 || parts_for(a.H * a.T, 1, double(a.S) * a.D * 2) <= 1)
     return attention(q, k, v, out, weights, a, mask);
-  // Parts: each query head, and when there are fewer heads than kPartsPerThread parts per thread, each head's
-  // queries in ranges of equal work too, so that a thread slowed for a moment leaves little behind. A range of a
-  // causal call sees only the keys up to its last query (the causal offset then stays S - T for its queries), so
-  // its mask and weights rows would be narrower than the caller's: causal calls with either, or with fewer keys
-  // than queries, keep whole heads.
+  // Parts: each query head, and when there are fewer heads than two parts per thread, or the heads do not share
+  // evenly, each head's queries in ranges of equal work too (ranges_per_head), so that a thread slowed for a moment
+  // leaves little behind. A range of a causal call sees only the keys up to its last query (the causal offset then
+  // stays S - T for its queries), so its mask and weights rows would be narrower than the caller's: causal calls
+  // with either, or with fewer keys than queries, keep whole heads.
   const bool ranged = !a.causal || (!mask && !weights && a.S >= a.T);
-  const int want = std::min(kMaxRanges, (kPartsPerThread * thread_count() + a.H - 1) / a.H);
+  const int want = ranges_per_head(a.H, thread_count());
   int b[kMaxRanges + 1];
   const int ranges = ranged && want > 1 ? query_ranges(a, want, b) : (b[0] = 0, b[1] = a.T, 1);
   const int ldq = a.ldq ? a.ldq : a.H * a.D, ldk = a.ldk ? a.ldk : a.Hkv * a.D, ldv = a.ldv ? a.ldv : a.Hkv * a.D,
