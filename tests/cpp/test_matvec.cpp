@@ -9,6 +9,7 @@
 #include <cstring>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "lookback/kernels.hpp"
@@ -225,5 +226,28 @@ TEST_CASE("Q8: a row's product does not depend on the group of rows it is stored
         CHECK(y1[m] == y[std::size_t(m) * N + n]);
       }
     }
+  }
+}
+
+TEST_CASE("Q8: the rows from a multiple of four on are a Q8 matrix themselves (q8_rows), as the chunked products read them") {
+  Rng rng(33);
+  const int N = 67, K = 77;  // 16 full groups and a last group of three; the last block 13 wide
+  const auto w = rng.vec(std::size_t(N) * K);
+  std::vector<std::int8_t> q(q8_bytes(N, K));
+  quantize_q8(w.data(), N, K, q.data());
+  std::vector<float> all(std::size_t(N) * K);
+  dequantize_q8(q.data(), N, K, all.data());
+  for (const std::pair<int, int>& range : std::vector<std::pair<int, int>>{{0, 16}, {16, 16}, {32, 35}, {64, 3}, {60, 7}}) {
+    const int n0 = range.first, rows = range.second;
+    INFO("rows " << n0 << ".." << n0 + rows);
+    std::vector<float> part(std::size_t(rows) * K);
+    dequantize_q8(q8_rows(q.data(), K, n0), rows, K, part.data());
+    CHECK(std::equal(part.begin(), part.end(), all.begin() + std::ptrdiff_t(n0) * K));
+    const auto x = rng.vec(std::size_t(2) * K);
+    std::vector<float> y_all(std::size_t(2) * N), y_part(std::size_t(2) * rows);
+    matvec_q8(x.data(), 2, K, q.data(), N, y_all.data(), false);
+    matvec_q8(x.data(), 2, K, q8_rows(q.data(), K, n0), rows, y_part.data(), false);
+    for (int m = 0; m < 2; ++m)
+      for (int r = 0; r < rows; ++r) CHECK(y_part[std::size_t(m) * rows + r] == y_all[std::size_t(m) * N + n0 + r]);
   }
 }

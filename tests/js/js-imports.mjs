@@ -12,4 +12,3 @@ export function jsImports(text, { dynamic = true } = {}) {
   }
   return found;
 }
-

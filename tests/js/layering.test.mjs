@@ -43,11 +43,12 @@ function jsEdges() {
   return edges;
 }
 
-test('the import scanner sees static, dynamic and re-exported imports, not ones in comments', () => {
+test('the import scanner sees static, dynamic (unless told not to) and re-exported imports, not ones in comments', () => {
   const src = "import a from './a.js';\nimport './b.js';\nexport { c } from \"./c.js\";\n"
     + "const d = await import('./d.js');\n// import e from './e.js';\n/* import('./f.js') */\n"
     + "import {\n  g,\n  h,\n} from './gh.js';\n";
   assert.deepEqual(jsImports(src).sort(), ['./a.js', './b.js', './c.js', './d.js', './gh.js']);
+  assert.deepEqual(jsImports(src, { dynamic: false }).sort(), ['./a.js', './b.js', './c.js', './gh.js']);
 });
 
 test('JS: widgets import neither the API nor the worker (nor the chapter controller)', () => {

@@ -23,15 +23,17 @@ constexpr int kPartsPerThread = 4;  // parts per thread wanted, so that a thread
 constexpr int kMaxRanges = 8;       // attention: query ranges per head at most
 constexpr int kMinColumnSplitRows = 64;  // packed GEMM: rows from which it divides B's columns, not A's rows
 
-// Of the part counts up to `most` for `blocks` equal blocks, the one that leaves the busiest thread the fewest
-// blocks when the threads take the parts in turn (ceil(parts / threads) parts of at most ceil(blocks / parts)
-// blocks), the largest on a tie: 18 blocks on 2 threads make 6 parts of 3 (9 blocks each), where 8 parts of 2 or
-// 3 leave one thread 10.
+// Of the part counts from two per thread up to `most` (all of them when `most` is fewer) for `blocks` equal blocks,
+// the one that leaves the busiest thread the fewest blocks when the threads take the parts in turn
+// (ceil(parts / threads) parts of at most ceil(blocks / parts) blocks), the largest on a tie: 18 blocks on 2
+// threads make 6 parts of 3 (9 blocks each), where 8 parts of 2 or 3 leave one thread 10. At least two parts per
+// thread, so that a thread paused for a while still holds back no more than half its share.
 int balanced_parts(int blocks, int threads, int most) {
-  int best = 1;
-  long best_load = blocks;
-  for (int parts = 2; parts <= most; ++parts) {
-    const long load = long((parts + threads - 1) / threads) * ((blocks + parts - 1) / parts);
+  const int least = std::min(most, 2 * threads);
+  int best = least;
+  long long best_load = (least + threads - 1) / threads * (long long)((blocks + least - 1) / least);
+  for (int parts = least + 1; parts <= most; ++parts) {
+    const long long load = (parts + threads - 1) / threads * (long long)((blocks + parts - 1) / parts);
     if (load <= best_load) best = parts, best_load = load;
   }
   return best;
@@ -76,9 +78,9 @@ void split(int n, int align, double work_per_unit, F&& f) {
 int ranges_per_head(int H, int threads) {
   const int least = std::min(kMaxRanges, (2 * threads + H - 1) / H);
   int best = least;
-  long num = (long(H) * least + threads - 1) / threads, den = least;  // the busiest thread's heads: num / den
+  long long num = (1LL * H * least + threads - 1) / threads, den = least;  // the busiest thread's heads: num / den
   for (int r = least + 1; r <= kMaxRanges; ++r) {
-    const long n = (long(H) * r + threads - 1) / threads;
+    const long long n = (1LL * H * r + threads - 1) / threads;
     if (n * den < num * r) best = r, num = n, den = r;
   }
   return best;

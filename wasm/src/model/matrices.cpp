@@ -133,7 +133,7 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
   }
   put(classifier_, w.classifier(), c.vocab_size, C);
   for (const Pending& p : pending) {
-    p.m->stream = bytes_ > kStreamBytes;
+    p.m->stream = format_ != WeightFormat::q8 && bytes_ > kStreamBytes;
     if (format_ == WeightFormat::f32) p.m->packed = packed_.data() + p.at;
     if (format_ == WeightFormat::f16) p.m->f16 = f16_.data() + p.at;
     if (format_ == WeightFormat::q8) p.m->q8 = q8_.data() + p.at;

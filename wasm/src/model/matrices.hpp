@@ -32,7 +32,7 @@ struct Matrix {
 
 // Matrices above this many bytes in all (in their format) come from memory, not cache, at each decoding step
 // (measured here: Sprout's 7.9 MB of float32 weights decode about 1.7x faster streamed): their few-row products
-// stream one weight row at a time.
+// in f32 and f16 stream one weight row at a time (Q8 matrices are laid out to be read as one stream anyway).
 constexpr std::size_t kStreamBytes = std::size_t(4) << 20;
 
 // y[T,N] (+)= x[T,K] · Wᵀ (row strides ldx, ldy; 0 = dense). Up to kMatvecRows rows read each weight once
