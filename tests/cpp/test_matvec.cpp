@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -139,8 +138,7 @@ TEST_CASE("quantize_q8 keeps every weight within half a step of its block scale;
   for (int n = 0; n < N; ++n)
     for (int b = 0; b < Kb; ++b) {
       const Q8Offsets at = q8_offsets(N, K, n, b);
-      float s;
-      std::memcpy(&s, &W.q[at.scale], sizeof s);
+      const float s = q8_scale(W.q.data(), at.scale);
       float amax = 0;
       for (int k = b * kQ8Block; k < std::min(K, (b + 1) * kQ8Block); ++k) {
         const std::size_t i = std::size_t(n) * K + k;

@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace lookback {
 
@@ -49,6 +50,12 @@ inline Q8Offsets q8_offsets(int N, int K, int n, int b) {
   const int g = n - n % kQ8Rows, R = N - g < kQ8Rows ? N - g : kQ8Rows, r = n - g;
   const std::size_t block = q8_bytes(g, K) + std::size_t(b) * R * (kQ8Block + 4);
   return {block + std::size_t(r) * kQ8Block, block + std::size_t(R) * kQ8Block + std::size_t(r) * 4};
+}
+// The float scale stored at byte `at` of a Q8 matrix (any alignment).
+inline float q8_scale(const std::int8_t* q, std::size_t at) {
+  float s;
+  std::memcpy(&s, q + at, sizeof s);
+  return s;
 }
 
 // W[N,K] (finite) -> q (q8_bytes(N, K)): w ≈ scale · q per block, with scale = max|w| / 127 over the block (0 for

@@ -6,7 +6,6 @@
 // back to floats (for the many-row products). Not here: the quantiser (matvec_reference.cpp).
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "lookback/matvec.hpp"
@@ -37,12 +36,6 @@ bool quantize_row(const float* x, int K, std::int16_t* xq, float* xs) {
     for (int i = 0; i < kQ8Block; ++i) xq[b * kQ8Block + i] = i < len ? std::int16_t(std::nearbyint(xb[i] * inv)) : 0;
   }
   return finite;
-}
-
-float scale_at(const std::int8_t* p) {
-  float s;
-  std::memcpy(&s, p, sizeof s);
-  return s;
 }
 
 void store(float* y, int r, float v, bool acc) { y[r] = acc ? y[r] + v : v; }
@@ -97,7 +90,7 @@ void group_rows(const std::int16_t* xq, const float* xs, int Kb, const std::int8
       std::int32_t sum = 0;
       for (int i = 0; i < kQ8Block; ++i) sum += std::int32_t(w[i]) * xb[i];
 #endif
-      a += float(sum) * (scale_at(g + b * block + R * kQ8Block + r * 4) * xs[b]);
+      a += float(sum) * (q8_scale(g, b * block + R * kQ8Block + r * 4) * xs[b]);
     }
     store(y, r, a, acc);
   }
@@ -113,7 +106,7 @@ void dequantize_q8(const std::int8_t* q, int N, int K, float* out) {
     for (int b = 0; b < Kb; ++b, g += R * kQ8Stride) {
       const int len = std::min(kQ8Block, K - b * kQ8Block);
       for (int r = 0; r < R; ++r) {
-        const float s = scale_at(g + R * kQ8Block + r * 4);
+        const float s = q8_scale(g, R * kQ8Block + r * 4);
         const std::int8_t* w = g + r * kQ8Block;
         float* o = out + std::size_t(n + r) * K + b * kQ8Block;
         for (int i = 0; i < len; ++i) o[i] = s * float(w[i]);

@@ -77,8 +77,7 @@ void matvec_q8_ref(const float* x, int M, int K, const std::int8_t* q, int N, fl
       double sum = 0;
       for (int b = 0; b < Kb && finite; ++b) {
         const Q8Offsets at = q8_offsets(N, K, n, b);
-        float scale;
-        std::memcpy(&scale, q + at.scale, sizeof scale);
+        const float scale = q8_scale(q, at.scale);
         long long d = 0;
         for (int i = 0; i < kQ8Block; ++i) d += (long long)q[at.weights + i] * xq[b * kQ8Block + i];
         sum += double(d) * scale * xs[b];
