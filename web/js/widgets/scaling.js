@@ -217,13 +217,13 @@ class Scaling extends LookbackWidget {
     q('b.even').textContent = fmt(1 / this.S);
     const h = this.histogram();
     this.hist = h;
-    q('.spread').textContent = `d = ${this.d}: raw scores spread about ±${fmt(c.rmsRaw, 1)} (root mean square; √d = ${fmt(Math.sqrt(this.d), 1)}); `
+    q('.spread').textContent = `d = ${c.d}: raw scores spread about ±${fmt(c.rmsRaw, 1)} (root mean square; √d = ${fmt(Math.sqrt(c.d), 1)}); `
       + `scaled scores about ±${fmt(c.rmsScaled, 2)}. Average largest weight: raw ${fmt(c.avgRaw)}, scaled ${fmt(c.avgScaled)}.`;
-    this.canvas.setAttribute('aria-label', `Histogram of ${c.raw.length} ${this.scaled ? 'scaled' : 'raw'} scores at d = ${this.d}, on a fixed axis from ${-h.lim} to ${h.lim}${h.beyond ? ` (${h.beyond} beyond it, counted in the end bins)` : ''}; spread about ±${fmt(h.rms, 2)}. The table below lists the counts.`);
+    this.canvas.setAttribute('aria-label', `Histogram of ${c.raw.length} ${this.scaled ? 'scaled' : 'raw'} scores at d = ${c.d}, on a fixed axis from ${-h.lim} to ${h.lim}${h.beyond ? ` (${h.beyond} beyond it, counted in the end bins)` : ''}; spread about ±${fmt(h.rms, 2)}. The table below lists the counts.`);
     const w = (2 * h.lim) / BINS;
     q('table.bins tbody').innerHTML = h.counts.map((n, i) => (n ? `<tr><td>${fmt(-h.lim + i * w, 2)}</td><td>${fmt(-h.lim + (i + 1) * w, 2)}</td><td>${n}</td></tr>` : '')).join('');
     this.draw();
-    this.emit('lookback-change', { d: this.d, scaled: this.scaled, averageLargestWeight: { raw: c.avgRaw, scaled: c.avgScaled } });
+    this.emit('lookback-change', { d: c.d, scaled: this.scaled, averageLargestWeight: { raw: c.avgRaw, scaled: c.avgScaled } });
   }
 
   draw(target = this.canvas, cssW, cssH) {
@@ -260,12 +260,12 @@ class Scaling extends LookbackWidget {
       ctx.fillText(fmt(t, 0), x, H - padB + 5);
     }
     ctx.textAlign = 'left';
-    ctx.fillText(`${this.scaled ? 'scaled' : 'raw'} scores, d = ${this.d} (the same axis for every d)`, 12, padT);
+    ctx.fillText(`${this.scaled ? 'scaled' : 'raw'} scores, d = ${this.current.d} (the same axis for every d)`, 12, padT);
   }
 
   exportData() {
     const c = this.current;
-    const json = { seed: this.seed, queries: this.N, keys: this.S, d: this.d, scaled: this.scaled,
+    const json = { seed: this.seed, queries: this.N, keys: this.S, d: c ? c.d : this.d, scaled: this.scaled,
       averageLargestWeight: c ? { raw: c.avgRaw, scaled: c.avgScaled, even: 1 / this.S } : null,
       spread: c ? { raw: c.rmsRaw, scaled: c.rmsScaled } : null,
       histogram: this.hist ? { from: -this.hist.lim, to: this.hist.lim, counts: this.hist.counts, beyond: this.hist.beyond } : null,
@@ -281,7 +281,7 @@ class Scaling extends LookbackWidget {
     this.draw(pic, 600, 200);
     const c = this.current;
     return drawReport(this, {
-      title: `Scores at width d = ${this.d} (${this.N} queries, ${this.S} keys)`,
+      title: `Scores at width d = ${c?.d ?? this.d} (${this.N} queries, ${this.S} keys)`,
       blocks: [
         { picture: snapshot(pic), width: 600, height: 200 },
         { text: c ? `average largest weight: raw ${fmt(c.avgRaw)}, scaled ${fmt(c.avgScaled)}, even spread ${fmt(1 / this.S)}` : '' },
