@@ -124,6 +124,9 @@ test('qkv-plane: dragging the query with the mouse and with touch', T, async () 
   await page.mouse.down();
   for (let i = 1; i <= 8; i++) await page.mouse.move(...at(1.4 - (2.4 * i) / 8, 0.7 + (0.3 * i) / 8));
   await page.mouse.up();
+  // the export names the query its scores were computed for, even while a newer position is still computing
+  const early = await p.evaluate((el) => JSON.parse(el.exportJSON()));
+  for (const k of early.keys) near(k.score, early.query[0] * k.position[0] + early.query[1] * k.position[1], 1e-4, `just after the drag: score of ${k.label}`);
   const check = async (what, x, y) => {
     const { json } = await until(() => exportsOf(page, 'lookback-qkv-plane'),
       (r) => Math.abs(r.json.query[0] - x) < 0.06 && Math.abs(r.json.query[1] - y) < 0.06 && r.json.keys[0].score !== undefined
@@ -195,6 +198,10 @@ test('mask-builder: causal rows renormalise; the leak test; a fully masked row w
   await m.locator('button[data-i="0"][data-j="0"]').focus();
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Space');
+  // the exported weights are those of the exported mask (equal scores: a row's visible cells share its weight equally)
+  const mid = await m.evaluate((el) => JSON.parse(el.exportJSON()));
+  mid.mask.forEach((r, i) => r.forEach((on, j) => near(mid.weights[i][j], r.some(Boolean) ? on / r.reduce((a, x) => a + x, 0) : 0, 1e-6,
+    `just after Space: weight ${i + 1}, ${j + 1} of the mask exported`)));
   await until(() => m.getAttribute('data-causal'), (v) => v === 'false', 'the mask is not causal');
   assert.match(await m.locator('.verdict').textContent(), /not causal: "the" \(1\) can see "down" \(4\)/);
   await waitTexts(row(0), ['0.50', '0.50'], 'row 1 renormalised over two visible cells');
@@ -246,6 +253,7 @@ test('cost: starts at Sprout\'s context of 256 tokens; scores and memory, the ta
   await c.locator('input[name=length]').focus();
   await page.keyboard.press('ArrowLeft');
   await until(() => c.locator('.per-pass').textContent(), (v) => v === '12,582,912', 'back to 512 tokens, 48 heads');
+  assert.match(await c.locator('.masked').textContent(), /130,816.*counted on the core's causal mask: 130,816 hidden/, 'the count is that of the length shown');
   await page.keyboard.press('ArrowLeft');
   await until(() => c.locator('.per-pass').textContent(), (v) => v === '3,145,728', 'back to 256 tokens, 48 heads');
 });

@@ -110,6 +110,9 @@ test('code walk: the values beside the lines and in the table are the API\'s att
   await w.locator('[role=radio][data-row="0"]').click();
   await w.locator('input.causal').uncheck();
   const r0 = row(0, false);
+  // the export names the row and the mask its values were computed with (the two inputs arrive close together)
+  const named = await until(() => w.evaluate((x) => JSON.parse(x.exportJSON())), (j) => j.query === 0 && j.causal === false, 'the export of the unmasked row of "the"');
+  assert.deepEqual(named.row.weight, Array.from(r0.weight), 'the exported weights are those of the row and mask exported');
   await waitTexts(w.locator('.row-table tbody td.score'), Array.from(r0.score, (x) => f(x, 2)), 'unmasked scores of "the"');
   await w.locator('input.causal').check();
   await waitTexts(w.locator('.row-table tbody td.score'), Array.from(row(0, true).score, (x) => f(x, 2)), 'masked again');

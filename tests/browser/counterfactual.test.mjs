@@ -68,6 +68,9 @@ test('every story and edit: the probabilities before and after are the API\'s, t
       const replacement = kind === 'swap' ? ex.swap : kind === 'neutral' ? ex.neutral[1] : '';
       const want = expected(ex, kind, replacement);
       const what = `${ex.id}/${kind}`;
+      // the result names the story and edit it was computed for (the story and the edit are clicked one after the other)
+      const named = await until(() => result(el), (v) => v?.story === ex.story && v.edit.kind === kind, `${what} named`, 20000);
+      assert.deepEqual([named.edited, named.edit.replacement], [want.edited, replacement], `${what}: the edited story is that of the edit named`);
       const r = await until(() => result(el), (v) => v?.edited === want.edited, `${what} computed`, 20000);
       const k = r.before.length;
       assert.deepEqual(r.before.map((t) => t.id), want.bn.slice(0, k).map((t) => t.id), `${what}: tokens before`);

@@ -101,6 +101,10 @@ test('window: both models\' top 5 at the blank equal the API\'s; the slider and 
   // keyboard: three steps left moves the window's end three tokens back
   await w.locator('input[type=range]').focus();
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft');
+  // the export names the end of the window its predictions were computed for
+  const cut = await expect(story, 3);
+  const named = await until(() => w.evaluate((x) => JSON.parse(x.exportJSON())), (j) => j.end === cut.T - 3, 'the export three tokens back');
+  assert.deepEqual(named.predictions.window.map((p) => f3(p.p)), cut.window.map((p) => f3(p.p)), 'the exported predictions are those of the end exported');
   await check(story, 3, 'three tokens back');
   // the reader edits the story
   await w.locator('textarea').fill('Tom had a red kite. He flew it over the hill. Then Tom gave the');
@@ -110,6 +114,13 @@ test('window: both models\' top 5 at the blank equal the API\'s; the slider and 
   assert.equal(json.predictions.attention.length, 5);
   assert.match(csv, /probability/);
   await w.locator('textarea').fill(story);
+  // an author's attribute set after the first computation: the same story, a window of 4 tokens
+  await w.evaluate((x) => x.setAttribute('size', '4'));
+  const four = await until(() => w.evaluate((x) => JSON.parse(x.exportJSON())), (j) => j.size === 4 && j.end === e.T, 'the window of 4 tokens');
+  assert.equal(four.visible.length, 4);
+  assert.equal(await w.locator('.n').textContent(), '4');
+  await w.evaluate((x) => x.removeAttribute('size'));
+  await check(story, 0, 'back to the default window');
 });
 
 // the explorer's shown weights (table) and the API's row for layer l, head h (-1: averaged), query q
@@ -225,6 +236,11 @@ test('induction: per-token probabilities and the induction head\'s weight equal 
   await el.locator('input').fill('');
   await el.locator('input').pressSequentially('Quorvex', { delay: 20 });
   await until(() => el.locator('p.text').textContent(), (v) => v.includes('Quorvex'), 'the typed name in the text');
+  // the export names the name its numbers were computed for (it was typed a letter at a time)
+  const named = await until(() => el.evaluate((x) => JSON.parse(x.exportJSON())), (j) => j.name === 'Quorvex', 'the export of the typed name');
+  assert.ok(named.text.includes(' Quorvex.'), `the exported text is that of the name exported: ${named.text}`);
+  assert.deepEqual(named.rows.map((r) => f3(r.p2)), (await expect(named.text, 'Quorvex', CARD.heads.induction.best[0].head)).map((r) => f3(r.p2)),
+    'the exported probabilities are those of the name exported');
   await check('Quorvex', 'a typed name');
   const { json, png, csv } = await exportsOf(page, 'lookback-induction');
   checkPNG(png, 'induction');

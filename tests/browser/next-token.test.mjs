@@ -62,6 +62,10 @@ test('the next tokens shown are the API\'s; typing and the temperature slider re
   await waitRows(sprout, 'Once upon a time, there was a', 0.8, 'rows after typing');
   await el.locator('input.temp').focus();
   for (let i = 0; i < 8; i++) await b.page.keyboard.press('ArrowRight');
+  // the export names the text and temperature its rows were computed for
+  const named = await until(() => el.evaluate((w) => w.exportData().json), (j) => j.temperature === 1.2, 'the export at temperature 1.2', 20000);
+  assert.deepEqual(named.top.map((t) => ({ id: t.id, token: t.token, p: t.p.toFixed(3) })), apiRows(sprout, named.text, named.temperature),
+    'the exported rows are those of the text and temperature exported');
   await waitRows(sprout, 'Once upon a time, there was a', 1.2, 'rows at temperature 1.2');
   assert.match(await el.locator('caption').textContent(), /temperature 1\.20/);
   // top-p: a row is sampled while the mass before it is below top-p

@@ -114,6 +114,9 @@ test('shuffle: keyboard and drag move tokens; "put back in order" changes nothin
   const afterDrag = await until(orderNow, (o) => JSON.stringify(o) !== JSON.stringify(want), 'the drag reordered the tokens');
   assert.deepEqual(afterDrag.slice().sort((x, y) => x - y), want.slice().sort((x, y) => x - y), 'still a permutation');
   assert.ok(afterDrag.indexOf(draggedToken) > 1, 'the dragged token moved right, towards where it was dropped');
+  // the changes exported are those measured for the order exported, even while a newer order is computing
+  const named = await w.evaluate((x) => JSON.parse(x.exportJSON()));
+  near(named.runs.off.change.at(-1), measure(named).off, 1e-5, 'the change exported is that of the order exported');
   // shuffle again: a new order, still the same tokens
   await w.locator('button.again').click();
   await until(orderNow, (o) => JSON.stringify(o) !== JSON.stringify(afterDrag), 'a new shuffle');

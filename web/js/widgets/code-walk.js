@@ -195,7 +195,7 @@ class CodeWalk extends LookbackWidget {
   }
 
   async compute() {
-    const { T } = this;
+    const { T, query, causal } = this;
     const d = this.wq[0].length, dv = this.wv[0].length, dIn = this.x[0].length;
     const X = Float32Array.from(this.x.flat());
     const [src, Q, K, V] = await Promise.all([
@@ -203,21 +203,21 @@ class CodeWalk extends LookbackWidget {
       ...['wq', 'wk', 'wv'].map((w) => this.ask('gemm', [X, Float32Array.from(this[w].flat()), { M: T, N: this[w][0].length, K: dIn }], `gemm-${w}`)),
     ]);
     if (dv !== d) throw new Error('code walk: W_V must have as many columns as W_Q (attention takes one width d)');
-    const shape = { T, d, causal: this.causal, scale: true };
+    const shape = { T, d, causal, scale: true };
     const [row, fast, dots] = await Promise.all([
-      this.ask('attentionRow', [Q, K, V, { ...shape, query: this.query }]),
+      this.ask('attentionRow', [Q, K, V, { ...shape, query }]),
       this.ask('attention', [Q, K, V, shape]),
       this.ask('scores', [Q, K, { T, d, scale: false }]),
     ]);
-    const fastWeights = Array.from(fast.weights.subarray(this.query * T, (this.query + 1) * T));
-    this.state = { src, Q: rows(Q, d), K: rows(K, d), V: rows(V, d), dots: rows(dots, T)[this.query], row, fastWeights, fastOut: Array.from(fast.output.subarray(this.query * d, (this.query + 1) * d)) };
+    const fastWeights = Array.from(fast.weights.subarray(query * T, (query + 1) * T));
+    this.state = { query, causal, src, Q: rows(Q, d), K: rows(K, d), V: rows(V, d), dots: rows(dots, T)[query], row, fastWeights, fastOut: Array.from(fast.output.subarray(query * d, (query + 1) * d)) };
     this.render();
   }
 
   // The note beside each line of the row function, from the core's values (null: the line has none).
   notes() {
-    const { row, Q, dots } = this.state;
-    const w = this.words, t = this.query, visible = Array.from(row.score, Number.isFinite);
+    const { row, Q, dots, query: t } = this.state;
+    const w = this.words, visible = Array.from(row.score, Number.isFinite);
     const seen = visible.filter(Boolean).length;
     const rules = [
       [/^bool attention_row_ref\(/, () => `query t = ${t} ("${w[t]}"), head h = 0; q = (${Q[t].map((v) => fmt(v)).join(', ')})`],
@@ -248,7 +248,7 @@ class CodeWalk extends LookbackWidget {
     this.steps = src.row.lines.map((l, i) => i).filter((i) => !/^\s*(\/\/.*)?$/.test(src.row.lines[i]));
     this.showSource();
     const diff = Math.max(...this.state.fastWeights.map((x, s) => Math.abs(x - row.weight[s])));
-    this.root.querySelector('.fast-check').textContent = `For the row of "${this.words[this.query]}" it gives the weights `
+    this.root.querySelector('.fast-check').textContent = `For the row of "${this.words[this.state.query]}" it gives the weights `
       + `${list(this.state.fastWeights, 3)}: at most ${diff.toExponential(1)} from the reference's (float32 against float64).`;
     this.fastDiff = diff;
     const w = this.words;
@@ -309,7 +309,7 @@ class CodeWalk extends LookbackWidget {
     this.root.querySelector('.end').disabled = this.step === this.steps.length - 1;
     if (input) this.root.querySelector('.cur')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     this.dataset.line = String(this.state.src.row.from + at);
-    if (input) this.emit('lookback-change', { line: this.state.src.row.from + at, query: this.query });
+    if (input) this.emit('lookback-change', { line: this.state.src.row.from + at, query: this.state.query });
   }
 
   exportData() {
@@ -317,7 +317,7 @@ class CodeWalk extends LookbackWidget {
     if (!s) return { json: {}, csv: [['key', 'score', 'e', 'weight']] };
     const r = s.row;
     const json = {
-      words: this.words, x: this.x, wq: this.wq, wk: this.wk, wv: this.wv, query: this.query, causal: this.causal,
+      words: this.words, x: this.x, wq: this.wq, wk: this.wk, wv: this.wv, query: s.query, causal: s.causal,
       source: { file: s.src.row.file, from: s.src.row.from, to: s.src.row.to, text: s.src.row.lines.join('\n') },
       line: s.src.row.from + this.steps[this.step],
       row: { score: Array.from(r.score, (x) => (Number.isFinite(x) ? x : null)), max: r.max, e: Array.from(r.e), sum: r.sum,
@@ -331,10 +331,11 @@ class CodeWalk extends LookbackWidget {
 
   exportCanvas() {
     const s = this.state;
+    const { query, causal } = s ?? this;
     const at = this.steps?.[this.step] ?? 0;
     const lines = s ? s.src.row.lines.map((l, i) => `${String(s.src.row.from + i).padStart(4)}  ${l}${this.noteList[i] && i <= at ? `   // ${this.noteList[i].replace('\n', '; ')}` : ''}`) : [];
     return drawReport(this, {
-      title: `attention_row_ref, row of "${this.words[this.query]}"${this.causal ? ' (causal)' : ''}`,
+      title: `attention_row_ref, row of "${this.words[query]}"${causal ? ' (causal)' : ''}`,
       width: 760,
       blocks: [
         { text: s ? `${s.src.row.file}, lines ${s.src.row.from}-${s.src.row.to}; at line ${s.src.row.from + at}` : '', size: 12 },

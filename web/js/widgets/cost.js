@@ -117,58 +117,63 @@ class Cost extends LookbackWidget {
 
   async compute() {
     const T = this.T;
-    this.counted = null;
+    let counted = null;
     if (T <= COUNT_LIMIT) {
       const mask = await this.ask('causalMask', [T, T], 'mask');
       let hidden = 0;
       for (let i = 0; i < mask.length; i++) hidden += mask[i] ? 0 : 1;
-      this.counted = { T, hidden, visible: mask.length - hidden };
+      counted = { T, hidden, visible: mask.length - hidden };
     }
+    this.current = { T, counted };
     this.render();
   }
 
+  // The length computed (the slider may already be at a newer one).
   render() {
-    const n = this.numbers(this.T);
+    const { T: length, counted } = this.current;
+    const n = this.numbers(length);
     const q = (s) => this.root.querySelector(s);
     q('.per-head').textContent = grouped(n.perHead);
     const share = n.masked / n.perHead;
-    q('.masked').innerHTML = `${grouped(n.masked)} <small>${fmt(100 * share, 1)}% of them${this.counted
-      ? `; counted on the core's causal mask: ${grouped(this.counted.hidden)} hidden` : ''}</small>`;
+    q('.masked').innerHTML = `${grouped(n.masked)} <small>${fmt(100 * share, 1)}% of them${counted
+      ? `; counted on the core's causal mask: ${grouped(counted.hidden)} hidden` : ''}</small>`;
     q('.nheads').textContent = String(n.heads);
     q('.per-pass').textContent = grouped(n.perPass);
     q('.mem-head').textContent = megabytes(n.memHead);
     q('.mem-model').textContent = megabytes(n.memModel);
-    const rows = [...new Set([...TABLE, this.T])].sort((a, b) => a - b);
+    const rows = [...new Set([...TABLE, length])].sort((a, b) => a - b);
     q('table.lengths tbody').innerHTML = rows.map((T) => {
       const r = this.numbers(T);
-      return `<tr data-length="${T}" class="${T === this.T ? 'cur' : ''}"><th scope="row">${grouped(T)}</th><td>${grouped(r.perHead)}</td>
+      return `<tr data-length="${T}" class="${T === length ? 'cur' : ''}"><th scope="row">${grouped(T)}</th><td>${grouped(r.perHead)}</td>
         <td class="pp">${grouped(r.perPass)}</td><td>${megabytes(r.memHead)}</td><td class="pp">${megabytes(r.memModel)}</td></tr>`;
     }).join('');
-    this.emit('lookback-change', { ...n, counted: this.counted });
+    this.emit('lookback-change', { ...n, counted });
   }
 
   exportData() {
-    const rows = [...new Set([...TABLE, this.T])].sort((a, b) => a - b).map((T) => this.numbers(T));
+    const { T: length, counted } = this.current ?? { T: this.T, counted: null };
+    const rows = [...new Set([...TABLE, length])].sort((a, b) => a - b).map((T) => this.numbers(T));
     return {
-      json: { length: this.T, headsPerLayer: this.heads, layers: this.layers, bytesPerScore: BYTES,
-        current: this.numbers(this.T), countedOnCoreMask: this.counted, table: rows },
+      json: { length, headsPerLayer: this.heads, layers: this.layers, bytesPerScore: BYTES,
+        current: this.numbers(length), countedOnCoreMask: counted, table: rows },
       csv: [['length', 'scores_per_head', 'masked_per_head', 'scores_per_pass', 'bytes_one_matrix', 'bytes_all_heads_layers'],
         ...rows.map((r) => [r.T, r.perHead, r.masked, r.perPass, r.memHead, r.memModel])],
     };
   }
 
   exportCanvas() {
-    const n = this.numbers(this.T);
-    const rows = [...new Set([...TABLE, this.T])].sort((a, b) => a - b);
+    const length = this.current?.T ?? this.T;
+    const n = this.numbers(length);
+    const rows = [...new Set([...TABLE, length])].sort((a, b) => a - b);
     return drawReport(this, {
-      title: `What full attention costs: ${grouped(this.T)} tokens, ${this.heads} heads x ${this.layers} layers`,
+      title: `What full attention costs: ${grouped(length)} tokens, ${this.heads} heads x ${this.layers} layers`,
       blocks: [
         { text: `scores per head ${grouped(n.perHead)} (masked ${grouped(n.masked)}); per pass ${grouped(n.perPass)}` },
         { text: `one fp16 score matrix ${megabytes(n.memHead)}; all heads and layers ${megabytes(n.memModel)}` },
         { draw: (ctx, w, pal) => drawTriangle(ctx, w, pal), height: 110 },
         { table: { header: ['length', 'scores per head', 'per pass', 'one matrix', 'all heads+layers'],
           rows: rows.map((T) => { const r = this.numbers(T); return [grouped(T), grouped(r.perHead), grouped(r.perPass), megabytes(r.memHead), megabytes(r.memModel)]; }),
-          fill: (i) => (rows[i] === this.T ? 'rgba(47, 95, 208, 0.16)' : null) } },
+          fill: (i) => (rows[i] === length ? 'rgba(47, 95, 208, 0.16)' : null) } },
       ],
     });
   }

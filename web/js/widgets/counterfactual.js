@@ -137,11 +137,11 @@ class CounterfactualWidget extends ModelWidget {
   }
 
   async compute() {
-    const ex = this.example;
+    const { example: ex, kind } = this;
     const word = this.edited();
-    const replacement = this.kind === 'remove' ? '' : this.replacement;
+    const replacement = kind === 'remove' ? '' : this.replacement;
     const before = ex.story;
-    const after = editStory(before, this.kind, word, replacement);
+    const after = editStory(before, kind, word, replacement);
     const model = await this.describeModel();
     const V = model.info.config.vocab_size;
     const [bTok, aTok, bNext, aNext, bFwd, aFwd, answer, repl] = await Promise.all([
@@ -149,12 +149,12 @@ class CounterfactualWidget extends ModelWidget {
       this.askModel('next', [before, { topK: V }], 'nextBefore'), this.askModel('next', [after, { topK: V }], 'nextAfter'),
       this.askModel('forward', [before, { attention: true }], 'forwardBefore'),
       this.askModel('forward', [after, { attention: true }], 'forwardAfter'),
-      this.wordToken(ex.answer, 'answer'), this.kind === 'swap' ? this.wordToken(replacement, 'replacement') : null]);
+      this.wordToken(ex.answer, 'answer'), kind === 'swap' ? this.wordToken(replacement, 'replacement') : null]);
     const pOf = (dist, tok) => (tok ? dist.find((t) => t.id === tok.id)?.p ?? 0 : null);
     const rows = alignTokens(bTok, aTok);
     const moved = headsThatMoved(bFwd, aFwd, rows).slice(0, this.nHeads);
     this.result = {
-      model: model.label, story: before, edited: after, edit: { kind: this.kind, word, replacement },
+      model: model.label, story: before, edited: after, edit: { kind, word, replacement },
       answer: answer && { word: ex.answer, id: answer.id, token: answer.text, before: pOf(bNext, answer), after: pOf(aNext, answer) },
       replacement: repl && { word: replacement, id: repl.id, token: repl.text, before: pOf(bNext, repl), after: pOf(aNext, repl) },
       before: bNext.slice(0, this.k), after: aNext.slice(0, this.k),

@@ -166,8 +166,8 @@ class Explorer extends ModelWidget {
   }
 
   async compute() {
-    if (!this.result || this.result.text !== this.text || this.result.model !== this.modelName) {
-      const text = this.text;
+    if (!this.result || this.result.text !== this.text || this.result.model !== this.modelKey) {
+      const { text, modelKey: model } = this;
       const [describe, card, tokens, f] = await Promise.all([
         this.ask('modelInfo', [this.modelName], 'describe', { keep: true }),
         this.modelCard(),
@@ -177,7 +177,7 @@ class Explorer extends ModelWidget {
       const ids = f.ids;
       // a text longer than the context is cut to its start mark and last tokens, as the model reads it
       const shownTokens = ids.length === tokens.length ? tokens : await this.askModel('tokens', [ids], 'tokens-window');
-      this.result = { text, model: this.modelName, tokens: shownTokens, attention: f.attention, shape: f.shape };
+      this.result = { text, model, tokens: shownTokens, attention: f.attention, shape: f.shape };
       this.describe = describe;
       this.card = card;
     }

@@ -108,13 +108,13 @@ class HeadsGrid extends ModelWidget {
   }
 
   async compute() {
-    if (!this.result || this.result.text !== this.text) {
-      const text = this.text;
+    if (!this.result || this.result.text !== this.text || this.result.model !== this.modelKey) {
+      const { text, modelKey: model } = this;
       const [card, f] = await Promise.all([
         this.modelCard(),
         this.askModel('forward', [text, { attention: true, window: true }], 'forward'),
       ]);
-      this.result = { text, attention: f.attention, shape: f.shape };
+      this.result = { text, model, attention: f.attention, shape: f.shape };
       this.card = card;
     }
     this.syncControls();

@@ -65,10 +65,10 @@ class Induction extends ModelWidget {
   }
 
   async compute() {
-    const text = this.text;
+    const { text, name } = this;
     this.root.querySelector('.text').textContent = text;
-    if (!/^[\p{L}][\p{L}'-]*$/u.test(this.name)) {
-      this.data = { text, name: this.name, first: -1, second: -1, head: null, rows: [] };
+    if (!/^[\p{L}][\p{L}'-]*$/u.test(name)) {
+      this.data = { text, name, first: -1, second: -1, head: null, rows: [] };
       this.root.querySelector('table.tokens').innerHTML = '';
       this.root.querySelector('.sum').textContent = 'Type a name: letters only, one word.';
       return;
@@ -76,7 +76,7 @@ class Induction extends ModelWidget {
     const [card, f, part] = await Promise.all([
       this.modelCard(),
       this.askModel('forward', [text, { attention: true }], 'forward'),
-      this.askModel('encode', [` ${this.name}`, { bos: false }], 'encode'),
+      this.askModel('encode', [` ${name}`, { bos: false }], 'encode'),
     ]);
     const ids = f.ids;
     const a = find(ids, part), b = a < 0 ? -1 : find(ids, part, a + part.length);
@@ -90,7 +90,7 @@ class Induction extends ModelWidget {
       const w = head && k > 0 ? f.attention[((head.layer * H + head.head) * T + (b + k - 1)) * T + (a + k)] : null;
       return { token: pieces[k].text, p1, p2, loss1: -Math.log(p1), loss2: -Math.log(p2), w };
     });
-    this.data = { text, name: this.name, first: a, second: b, head: head?.name ?? null, rows };
+    this.data = { text, name, first: a, second: b, head: head?.name ?? null, rows };
     this.render();
   }
 

@@ -168,15 +168,17 @@ class MaskBuilder extends LookbackWidget {
     this.syncGrid();
   }
 
+  // The mask as pressed; a row's weights only while it is the row they were computed with.
   syncGrid(weights) {
     const T = this.T;
+    const computed = this.mask.map((r, i) => String(r) === String(this.used?.mask[i]));
     for (const b of this.grid.querySelectorAll('button')) {
       const i = Number(b.dataset.i), j = Number(b.dataset.j);
       const on = this.mask[i][j] === 1;
       b.setAttribute('aria-pressed', String(on));
       b.classList.toggle('future', j > i);
       b.tabIndex = i === this.focus[0] && j === this.focus[1] ? 0 : -1;
-      const w = weights ? weights[i * T + j] : null;
+      const w = weights && computed[i] ? weights[i * T + j] : null;
       b.textContent = on ? (w === null ? '·' : fmt(w)) : '−∞';
       b.setAttribute('aria-label', `${this.base[i]} (${i + 1}) sees ${this.base[j]} (${j + 1}): ${on ? `visible${w === null ? '' : `, weight ${fmt(w)}`}` : 'hidden'}${j > i ? ', future' : ''}`);
     }
@@ -235,17 +237,18 @@ class MaskBuilder extends LookbackWidget {
 
   async compute() {
     const T = this.T;
-    const mask = Uint8Array.from(this.mask.flat());
+    const used = { mask: this.mask.map((r) => r.slice()), base: this.base, tokens: this.tokens.slice() };
+    const mask = Uint8Array.from(used.mask.flat());
     const equal = new Float32Array(T * T);
     const layer = this.ensureLayer();
     const soft = this.ask('softmax', [equal, { rows: T, cols: T, mask }], 'grid');
     soft.catch(() => {});  // awaited below; this only keeps an early failure from going unhandled
-    const words = JSON.stringify([this.base, this.tokens, this.seed]);
+    const words = JSON.stringify([used.base, used.tokens, this.seed]);
     if (this.projected?.words !== words) {
       // original and edited sentences stacked: rows 0..T-1 and T..2T-1
       const x = new Float32Array(2 * T * D_MODEL);
-      x.set(this.embed(this.base), 0);
-      x.set(this.embed(this.tokens), T * D_MODEL);
+      x.set(this.embed(used.base), 0);
+      x.set(this.embed(used.tokens), T * D_MODEL);
       const [q, k, v] = await Promise.all(['wq', 'wk', 'wv'].map((n) =>
         this.ask('gemm', [x, layer[n], { M: 2 * T, N: D_HEAD, K: D_MODEL }], `proj-${n}`)));
       const half = (a, h) => a.slice(h * T * D_HEAD, (h + 1) * T * D_HEAD);
@@ -266,45 +269,48 @@ class MaskBuilder extends LookbackWidget {
       for (let c = 0; c < D_HEAD; c++) m = Math.max(m, Math.abs(a.output[t * D_HEAD + c] - b.output[t * D_HEAD + c]));
       return m;
     });
+    this.used = used;
     this.weights = Array.from(g.weights);
     this.emptyRows = g.emptyRows;
     this.leak = { withMask: diff(bm, em), noMask: diff(bn, en), outputs: { base: Array.from(bm.output), edited: Array.from(em.output) } };
     this.render();
   }
 
-  isCausal() {
-    for (let i = 0; i < this.T; i++) for (let j = i + 1; j < this.T; j++) if (this.mask[i][j]) return false;
+  isCausal(mask) {
+    for (let i = 0; i < mask.length; i++) for (let j = i + 1; j < mask.length; j++) if (mask[i][j]) return false;
     return true;
   }
 
-  firstPeek() {
-    for (let i = 0; i < this.T; i++) for (let j = i + 1; j < this.T; j++) if (this.mask[i][j]) return [i, j];
+  firstPeek(mask) {
+    for (let i = 0; i < mask.length; i++) for (let j = i + 1; j < mask.length; j++) if (mask[i][j]) return [i, j];
     return null;
   }
 
+  // What was computed: the mask, words and edits the weights and the leak test are of.
   render() {
+    const { mask, base, tokens } = this.used;
     this.syncGrid(this.weights);
-    const emptyRows = this.mask.map((r, i) => (r.some(Boolean) ? -1 : i)).filter((i) => i >= 0);
+    const emptyRows = mask.map((r, i) => (r.some(Boolean) ? -1 : i)).filter((i) => i >= 0);
     this.grid.querySelectorAll('tbody tr').forEach((tr, i) => tr.classList.toggle('empty', emptyRows.includes(i)));
-    const causal = this.isCausal();
-    const peek = this.firstPeek();
-    const standard = this.mask.every((r, i) => r.every((x, j) => x === Number(j <= i)));
+    const causal = this.isCausal(mask);
+    const peek = this.firstPeek(mask);
+    const standard = mask.every((r, i) => r.every((x, j) => x === Number(j <= i)));
     this.root.querySelector('.verdict').textContent = causal
       ? (standard ? 'This is the causal mask: every token sees itself and everything before it, nothing after.'
         : 'This mask is causal: no token can see a later one (it also hides some earlier ones).')
-      : `This mask is not causal: "${this.base[peek[0]]}" (${peek[0] + 1}) can see "${this.base[peek[1]]}" (${peek[1] + 1}), a later token.`;
+      : `This mask is not causal: "${base[peek[0]]}" (${peek[0] + 1}) can see "${base[peek[1]]}" (${peek[1] + 1}), a later token.`;
     this.dataset.causal = String(causal);
     const warn = this.root.querySelector('.warn');
     warn.textContent = this.emptyRows > 0
-      ? `Warning: ${this.emptyRows} fully masked row${this.emptyRows > 1 ? 's' : ''} (${emptyRows.map((i) => `"${this.base[i]}"`).join(', ')}): every score is −∞, so softmax has nothing to share out. The core reports it and returns zeros; a naive softmax returns NaN.`
+      ? `Warning: ${this.emptyRows} fully masked row${this.emptyRows > 1 ? 's' : ''} (${emptyRows.map((i) => `"${base[i]}"`).join(', ')}): every score is −∞, so softmax has nothing to share out. The core reports it and returns zeros; a naive softmax returns NaN.`
       : '';
     this.dataset.emptyRows = String(this.emptyRows);
-    const editedAt = this.tokens.map((t, i) => (t !== this.base[i] ? i : -1)).filter((i) => i >= 0);
+    const editedAt = tokens.map((t, i) => (t !== base[i] ? i : -1)).filter((i) => i >= 0);
     const first = editedAt.length ? editedAt[0] : -1;
     const yes = (x) => x > CHANGED;
-    this.root.querySelector('table.leak tbody').innerHTML = this.base.map((w, t) => {
+    this.root.querySelector('table.leak tbody').innerHTML = base.map((w, t) => {
       const a = yes(this.leak.withMask[t]), b = yes(this.leak.noMask[t]);
-      return `<tr data-pos="${t}" class="${first >= 0 && t < first ? 'earlier' : ''}"><th scope="row">${t + 1} ${esc(this.tokens[t])}</th>
+      return `<tr data-pos="${t}" class="${first >= 0 && t < first ? 'earlier' : ''}"><th scope="row">${t + 1} ${esc(tokens[t])}</th>
         <td class="${a ? 'yes' : 'no'}" data-changed="${a}">${a ? 'changed' : 'same'}</td><td class="${b ? 'yes' : 'no'}" data-changed="${b}">${b ? 'changed' : 'same'}</td></tr>`;
     }).join('');
     let say = 'Edit a word (the last one, say) to run the test.';
@@ -316,35 +322,37 @@ class MaskBuilder extends LookbackWidget {
       this.dataset.leak = String(leakedMask);
     } else delete this.dataset.leak;
     this.root.querySelector('.leak-say').textContent = say;
-    this.emit('lookback-change', { mask: this.mask.map((r) => r.slice()), weights: this.weights, emptyRows: this.emptyRows,
-      causal, tokens: this.tokens.slice(), changedWithMask: this.leak.withMask.map(yes), changedWithoutMask: this.leak.noMask.map(yes) });
+    this.emit('lookback-change', { mask: mask.map((r) => r.slice()), weights: this.weights, emptyRows: this.emptyRows,
+      causal, tokens: tokens.slice(), changedWithMask: this.leak.withMask.map(yes), changedWithoutMask: this.leak.noMask.map(yes) });
   }
 
   exportData() {
-    const T = this.T;
+    const { mask, base, tokens } = this.used ?? this;
+    const T = mask.length;
     const w = this.weights || [];
-    const json = { tokens: this.base, edited: this.tokens, mask: this.mask, causal: this.isCausal(),
-      weights: this.mask.map((_, i) => w.slice(i * T, (i + 1) * T)), emptyRows: this.emptyRows,
+    const json = { tokens: base, edited: tokens, mask, causal: this.isCausal(mask),
+      weights: mask.map((_, i) => w.slice(i * T, (i + 1) * T)), emptyRows: this.emptyRows,
       leak: this.leak ? { maxChangeWithMask: this.leak.withMask, maxChangeWithoutMask: this.leak.noMask } : null,
       layer: { dModel: D_MODEL, dHead: D_HEAD, seed: this.seed } };
-    const csv = [['row', 'word', ...this.base.map((x, j) => `w_${j + 1}_${x}`), 'change_with_mask', 'change_without_mask'],
-      ...this.base.map((x, i) => [i + 1, x, ...this.mask[i].map((m, j) => (m ? w[i * T + j] : '-inf')),
+    const csv = [['row', 'word', ...base.map((x, j) => `w_${j + 1}_${x}`), 'change_with_mask', 'change_without_mask'],
+      ...base.map((x, i) => [i + 1, x, ...mask[i].map((m, j) => (m ? w[i * T + j] : '-inf')),
         this.leak?.withMask[i], this.leak?.noMask[i]])];
     return { json, csv };
   }
 
   exportCanvas() {
-    const T = this.T, w = this.weights || [];
+    const { mask, base, tokens } = this.used ?? this;
+    const T = mask.length, w = this.weights || [];
     return drawReport(this, {
       title: 'Mask and weights (equal scores)',
       blocks: [
-        { table: { header: ['', ...this.base.map((x, j) => `${j + 1} ${x}`)],
-          rows: this.base.map((x, i) => [`${i + 1} ${x}`, ...this.mask[i].map((m, j) => (m ? fmt(w[i * T + j]) : '-inf'))]),
-          fill: (i, c) => (c === 0 ? null : this.mask[i][c - 1] ? (c - 1 > i ? 'rgba(192, 57, 43, 0.35)' : 'rgba(47, 95, 208, 0.18)') : 'rgba(128, 128, 128, 0.25)') } },
+        { table: { header: ['', ...base.map((x, j) => `${j + 1} ${x}`)],
+          rows: base.map((x, i) => [`${i + 1} ${x}`, ...mask[i].map((m, j) => (m ? fmt(w[i * T + j]) : '-inf'))]),
+          fill: (i, c) => (c === 0 ? null : mask[i][c - 1] ? (c - 1 > i ? 'rgba(192, 57, 43, 0.35)' : 'rgba(47, 95, 208, 0.18)') : 'rgba(128, 128, 128, 0.25)') } },
         { text: this.root.querySelector('.verdict').textContent },
         ...(this.emptyRows ? [{ text: this.root.querySelector('.warn').textContent }] : []),
-        { table: { caption: `Leak test: ${this.tokens.join(' ')}`, header: ['position', 'with your mask', 'with no mask'],
-          rows: this.base.map((_, t) => [`${t + 1} ${this.tokens[t]}`, this.leak?.withMask[t] > CHANGED ? 'changed' : 'same',
+        { table: { caption: `Leak test: ${tokens.join(' ')}`, header: ['position', 'with your mask', 'with no mask'],
+          rows: base.map((_, t) => [`${t + 1} ${tokens[t]}`, this.leak?.withMask[t] > CHANGED ? 'changed' : 'same',
             this.leak?.noMask[t] > CHANGED ? 'changed' : 'same']) } },
       ],
     });

@@ -4,14 +4,16 @@
 // (`lookback-model-change` on the document; modelChanged() drops what it kept from the old model), and after
 // any observed attribute changes (readAttributes()).
 // Not the registry of models (web/js/chapter/models.js).
-import { LookbackWidget } from './widget-kit.js';
+import { LookbackWidget, abortError } from './widget-kit.js';
 
 export class ModelWidget extends LookbackWidget {
   constructor() {
     super();
     this.modelInfo = null;
+    this.modelChanges = 0;   // the page's model changes so far (see modelKey)
     this._onModelChange = () => {
       if (this.modelName !== 'current') return;
+      this.modelChanges++;
       this.modelInfo = null;
       this.modelChanged?.();
       this.invalidate({ now: true });
@@ -30,6 +32,11 @@ export class ModelWidget extends LookbackWidget {
     return this.getAttribute('model') || 'current';
   }
 
+  // Which model answers belong to: a result kept across computations records the key it was asked with.
+  get modelKey() {
+    return `${this.modelName} ${this.modelChanges}`;
+  }
+
   connectedCallback() {
     super.connectedCallback();
     this.ownerDocument.addEventListener('lookback-model-change', this._onModelChange);
@@ -42,8 +49,11 @@ export class ModelWidget extends LookbackWidget {
 
   // { name, label, custom, info, context } of the model this widget computes with (asked once per model).
   async describeModel() {
-    this.modelInfo ??= await this.ask('modelInfo', [this.modelName], 'modelInfo', { keep: true });
-    return this.modelInfo;
+    const model = this.modelKey;
+    const info = this.modelInfo ?? await this.ask('modelInfo', [this.modelName], 'modelInfo', { keep: true });
+    if (model !== this.modelKey) throw abortError();   // the model changed meanwhile
+    this.modelInfo = info;
+    return info;
   }
 
   // The bundled model's card.json (heads, scores, losses), or null for a reader's own model.

@@ -32,7 +32,7 @@ ${PICKER_CSS}
 `;
 
 const STOPS = { end: 'the model ended the text', context: 'the context is full', max_tokens: 'the token budget is spent',
-  cancelled: 'you stopped it' };
+  cancelled: 'you stopped it', model: 'the model was changed' };
 
 const num = (el, name, fallback, lo, hi) => {
   const v = Number(el.getAttribute(name));
@@ -132,6 +132,7 @@ class NextTokenWidget extends ModelWidget {
       mass += t.p;
       return { ...t, inTopP: temperature > 0 && inside };
     });
+    this.topFor = { model: model.label, text, temperature, topP };
     this.root.querySelector('.model-name').textContent = model.label;
     this.root.querySelector('.model-size').textContent = `(${model.info.config.n_layers} layers × ${model.info.config.n_heads} heads, `
       + `${model.info.parameters.toLocaleString('en-US')} parameters, context ${model.context})`;
@@ -152,7 +153,7 @@ class NextTokenWidget extends ModelWidget {
     const $ = (s) => this.root.querySelector(s);
     const settings = this.settings;
     const prompt = this.textBox.value;
-    const run = { cancelled: false };
+    const run = { cancelled: false, model: this.modelKey };
     this.running = run;
     this.generated = { prompt, ...settings, ids: [], text: '', stop: null };
     $('.prompt').textContent = prompt;
@@ -176,8 +177,10 @@ class NextTokenWidget extends ModelWidget {
           this.emit('lookback-token', { ids: part.ids, text: part.text });
           await this.onScreen(run);
         }
-        if (run.cancelled) this.generated.stop = 'cancelled';
-        if (this.generated.ids.length) {
+        // a model change stops the run (modelChanged); its ids are the old model's, so they are not decoded again
+        const switched = run.model !== this.modelKey;
+        if (run.cancelled) this.generated.stop = switched ? 'model' : 'cancelled';
+        if (this.generated.ids.length && !switched) {
           this.generated.text = await this.askModel('decode', [this.generated.ids], 'decode', { keep: true });
           $('.out').textContent = this.generated.text;
         }
@@ -212,17 +215,23 @@ class NextTokenWidget extends ModelWidget {
     });
   }
 
+  // The model, text and settings the rows shown were computed with (the box and sliders may be newer).
+  rowsFor() {
+    return this.topFor ?? { model: this.modelInfo?.label ?? null, text: this.textBox.value, ...this.settings };
+  }
+
   exportData() {
-    const { temperature, topP } = this.settings;
+    const { model, text, temperature, topP } = this.rowsFor();
     return {
-      json: { model: this.modelInfo?.label ?? null, text: this.textBox.value, temperature, topP, top: this.top,
+      json: { model, text, temperature, topP, top: this.top,
         generated: this.generated },
       csv: [['rank', 'id', 'token', 'p', 'in_top_p'], ...this.top.map((t, i) => [i + 1, t.id, t.token, t.p, t.inTopP])],
     };
   }
 
   exportCanvas() {
-    const blocks = [{ text: `Model: ${this.modelInfo?.label ?? ''}` }, { text: this.textBox.value, bold: true },
+    const { model, text } = this.rowsFor();
+    const blocks = [{ text: `Model: ${model ?? ''}` }, { text, bold: true },
       { table: { caption: this.root.querySelector('caption').textContent, header: ['next token', 'probability'],
         rows: this.top.map((t) => [JSON.stringify(t.token), fmt(t.p, 3)]) } }];
     if (this.generated) blocks.push({ text: `Generated (seed ${this.generated.seed}): ${this.generated.prompt}${this.generated.text}` });

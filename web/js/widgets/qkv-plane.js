@@ -269,24 +269,26 @@ class QkvPlane extends LookbackWidget {
   }
 
   async compute() {
-    const n = this.keys.length;
-    const q = Float32Array.from(this.query);
-    const k = Float32Array.from(this.keys.flat());
+    const query = this.query.slice(), keys = this.keys.map((p) => p.slice()), { temperature } = this;
+    const n = keys.length;
+    const q = Float32Array.from(query);
+    const k = Float32Array.from(keys.flat());
     // The attention op takes one width d for q, k and v; the values are 3 numbers (a colour), so q and k get a
     // third coordinate 0, which changes no dot product.
-    const q3 = Float32Array.from([...this.query, 0]);
-    const k3 = Float32Array.from(this.keys.flatMap((p) => [...p, 0]));
+    const q3 = Float32Array.from([...query, 0]);
+    const k3 = Float32Array.from(keys.flatMap((p) => [...p, 0]));
     const v = Float32Array.from(this.values.flat());
     const [scores, att] = await Promise.all([
       this.ask('scores', [q, k, { T: 1, S: n, d: 2, scale: false }]),
-      this.ask('attention', [q3, k3, v, { T: 1, S: n, d: 3, scale: false, temperature: this.temperature }]),
+      this.ask('attention', [q3, k3, v, { T: 1, S: n, d: 3, scale: false, temperature }]),
     ]);
-    this.result = { scores: Array.from(scores), weights: Array.from(att.weights), output: Array.from(att.output) };
+    this.result = { query, keys, temperature, scores: Array.from(scores), weights: Array.from(att.weights), output: Array.from(att.output) };
     this.render();
   }
 
+  // The positions and temperature computed (a drag may already be further on).
   render() {
-    const { scores, weights, output } = this.result;
+    const { query, keys, scores, weights, output } = this.result;
     const rows = this.tbody.querySelectorAll('tr[data-key]');
     weights.forEach((w, i) => {
       rows[i].querySelector('.score').textContent = fmt(scores[i]);
@@ -301,15 +303,17 @@ class QkvPlane extends LookbackWidget {
     if (this.announceNext) {
       this.announceNext = false;
       const best = weights.indexOf(Math.max(...weights));
-      this.root.querySelector('[data-announce]').textContent = `${this.pointName(this.selected)} at (${this.points[this.selected].map((x) => fmt(x, 1)).join(', ')}). `
+      this.root.querySelector('[data-announce]').textContent = `${this.pointName(this.selected)} at (${[query, ...keys][this.selected].map((x) => fmt(x, 1)).join(', ')}). `
         + `Scores ${scores.map((s) => fmt(s)).join(', ')}. Largest weight: ${this.labels[best]}, ${fmt(weights[best], 3)}.`;
     }
     this.draw();
-    this.emit('lookback-change', { query: this.query.slice(), keys: this.keys.map((k) => k.slice()), ...this.result,
-      temperature: this.temperature });
+    this.emit('lookback-change', { ...this.result, query: query.slice(), keys: keys.map((k) => k.slice()) });
   }
 
+  // On screen the points as they are now; in an export, where its numbers were computed.
   draw(target = this.canvas, cssSize) {
+    const { query, keys } = target === this.canvas ? this : this.result ?? this;
+    const points = [query, ...keys];
     const size = cssSize || this.canvas.getBoundingClientRect().width || 320;
     const dpr = target === this.canvas ? (window.devicePixelRatio || 1) : 2;
     const px = Math.round(size * dpr);
@@ -338,13 +342,13 @@ class QkvPlane extends LookbackWidget {
     const fontPx = Math.max(11, size / 28);
     ctx.font = `600 ${fontPx}px ${font}`;
     ctx.textBaseline = 'middle';
-    const [qx, qy] = this.query;
+    const [qx, qy] = query;
     // what the labels must not cover: every dot, the query's diamond and the ring around the selected point
-    const taken = [...this.keys.map(([x, y], i) => box(X(x), Y(y), 7 + 9 * (weights?.[i] ?? 0))), box(X(qx), Y(qy), 9)];
+    const taken = [...keys.map(([x, y], i) => box(X(x), Y(y), 7 + 9 * (weights?.[i] ?? 0))), box(X(qx), Y(qy), 9)];
     const dots = taken.slice();
-    const [rx, ry] = this.points[this.selected];
+    const [rx, ry] = points[this.selected];
     taken.push(box(X(rx), Y(ry), 21));
-    this.keys.forEach(([x, y], i) => {
+    keys.forEach(([x, y], i) => {
       const w = weights?.[i] ?? 0;
       ctx.strokeStyle = rgb(this.values[i], 0.35 + 0.65 * w);
       ctx.lineWidth = 1 + 5 * w;
@@ -371,7 +375,7 @@ class QkvPlane extends LookbackWidget {
     ctx.strokeStyle = accent;
     ctx.stroke();
     // labels last, each in the free spot nearest its point
-    const labels = [...this.keys.map(([x, y], i) => ({ text: this.labels[i], x: X(x), y: Y(y), r: 7 + 9 * (weights?.[i] ?? 0), colour: fg })),
+    const labels = [...keys.map(([x, y], i) => ({ text: this.labels[i], x: X(x), y: Y(y), r: 7 + 9 * (weights?.[i] ?? 0), colour: fg })),
       { text: 'query', x: X(qx), y: Y(qy), r: 9, colour: accent }];
     ctx.textAlign = 'left';
     const placed = labels.map((l) => {
@@ -383,7 +387,7 @@ class QkvPlane extends LookbackWidget {
     });
     if (target === this.canvas) this.layout = { dots, labels: placed };
     // the selected point
-    const [sx, sy] = this.points[this.selected];
+    const [sx, sy] = points[this.selected];
     ctx.setLineDash([4, 3]);
     ctx.strokeStyle = focus;
     ctx.lineWidth = 2;
@@ -392,16 +396,16 @@ class QkvPlane extends LookbackWidget {
   }
 
   exportData() {
-    const r = this.result || { scores: [], weights: [], output: [] };
+    const r = this.result || { query: this.query, keys: this.keys, temperature: this.temperature, scores: [], weights: [], output: [] };
     return {
       json: {
-        query: this.query, temperature: this.temperature, scale: 'none (plain dot products)',
-        keys: this.keys.map((k, i) => ({ label: this.labels[i], position: k, value: this.values[i], score: r.scores[i], weight: r.weights[i] })),
+        query: r.query, temperature: r.temperature, scale: 'none (plain dot products)',
+        keys: r.keys.map((k, i) => ({ label: this.labels[i], position: k, value: this.values[i], score: r.scores[i], weight: r.weights[i] })),
         output: r.output,
       },
       csv: [['key', 'x', 'y', 'value_r', 'value_g', 'value_b', 'score', 'weight'],
-        ...this.keys.map((k, i) => [this.labels[i], k[0], k[1], ...this.values[i], r.scores[i], r.weights[i]]),
-        ['query', ...this.query, '', '', '', '', ''], ['output', '', '', ...r.output, '', '']],
+        ...r.keys.map((k, i) => [this.labels[i], k[0], k[1], ...this.values[i], r.scores[i], r.weights[i]]),
+        ['query', ...r.query, '', '', '', '', ''], ['output', '', '', ...r.output, '', '']],
     };
   }
 
@@ -409,13 +413,14 @@ class QkvPlane extends LookbackWidget {
     const pic = document.createElement('canvas');
     this.draw(pic, 420);
     const r = this.result;
+    const { query, keys, temperature } = r ?? this;
     return drawReport(this, {
       title: 'Query, keys and values on a plane',
       blocks: [
         { picture: snapshot(pic), width: 420, height: 420 },
-        { text: `query (${this.query.join(', ')}), temperature ${fmt(this.temperature)}` },
+        { text: `query (${query.join(', ')}), temperature ${fmt(temperature)}` },
         { table: { header: ['key', 'position', 'score', 'weight'],
-          rows: this.keys.map((k, i) => [this.labels[i], `(${k.join(', ')})`, fmt(r?.scores[i] ?? NaN), fmt(r?.weights[i] ?? NaN, 3)]) } },
+          rows: keys.map((k, i) => [this.labels[i], `(${k.join(', ')})`, fmt(r?.scores[i] ?? NaN), fmt(r?.weights[i] ?? NaN, 3)]) } },
         { text: `output (${(r?.output || []).map((x) => fmt(x, 3)).join(', ')})` },
       ],
     });

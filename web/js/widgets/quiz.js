@@ -171,13 +171,14 @@ class Quiz extends LookbackWidget {
   }
 
   async compute() {
-    const jobs = this.data.questions.map(async (item, i) => {
+    const { data } = this;
+    const jobs = data.questions.map(async (item, i) => {
       if (!item.live?.softmax || this.live.has(i)) return;
       const x = Float32Array.from(item.live.softmax);
       const opts = { rows: 1, cols: x.length, temperature: item.live.temperature ?? 1 };
       if (item.live.mask) opts.mask = Uint8Array.from(item.live.mask);
       const r = await this.ask('softmax', [x, opts], `live-${i}`);
-      this.live.set(i, r);
+      if (this.data === data) this.live.set(i, r);   // not if another set came meanwhile
     });
     await Promise.all(jobs);
     this.show();

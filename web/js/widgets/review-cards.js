@@ -169,12 +169,14 @@ class ReviewCards extends LookbackWidget {
   }
 
   async compute() {
-    await Promise.all(this.deck.cards.map(async (c) => {
+    const { deck } = this;
+    await Promise.all(deck.cards.map(async (c) => {
       if (!c.live?.softmax || this.live.has(c.id)) return;
       const x = Float32Array.from(c.live.softmax);
       const opts = { rows: 1, cols: x.length, temperature: c.live.temperature ?? 1 };
       if (c.live.mask) opts.mask = Uint8Array.from(c.live.mask);
-      this.live.set(c.id, await this.ask('softmax', [x, opts], `live-${c.id}`));
+      const r = await this.ask('softmax', [x, opts], `live-${c.id}`);
+      if (this.deck === deck) this.live.set(c.id, r);   // not if another deck came meanwhile
     }));
     this.show();
   }

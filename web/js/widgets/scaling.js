@@ -178,18 +178,19 @@ class Scaling extends LookbackWidget {
   }
 
   async fillTable() {
-    this.tableRows = [];
+    const rows = this.tableRows = [];
     try {
       for (const d of TABLE_DS) {
         const r = await this.measure(d, `table-${d}`, true);
-        this.tableRows.push(r);
+        if (this.tableRows !== rows) return;   // new queries or keys meanwhile: a newer table is being filled
+        rows.push(r);
         const tr = this.root.querySelector(`tr[data-d="${d}"]`);
         tr.querySelector('.raw').textContent = fmt(r.avgRaw);
         tr.querySelector('.scaled').textContent = fmt(r.avgScaled);
       }
       this.root.querySelector('table.fixed').dataset.state = 'done';
     } catch (err) {
-      this.tableRows = null;
+      if (this.tableRows === rows) this.tableRows = null;
       if (err?.name !== 'AbortError') this.showError(err);
     }
   }

@@ -3,7 +3,7 @@
 // before and after: one attention layer alone (the core's attention, each token's embedding as its query, key
 // and value, no positions), and the whole model with rotary positions off and on. Every number comes from the
 // core; the widget only compares them. Not a claim checker: it reports whatever the core measures.
-import { LookbackWidget, define, esc, fmt, seeded } from './widget-kit.js';
+import { LookbackWidget, abortError, define, esc, fmt, seeded } from './widget-kit.js';
 import { drawReport } from './export.js';
 import { callModel, modelFor } from './model-handle.js';
 
@@ -100,14 +100,14 @@ class Shuffle extends LookbackWidget {
       this.invalidate({ now: true });
     });
     this.root.querySelector('.again').addEventListener('click', () => {
-      if (!this.order) return;
+      if (!this.tokens) return;   // a new text is being read
       this.markInput();
       this.seed += 1;
       this.order = this.shuffled(this.order.length);
       this.invalidate({ now: true });
     });
     this.root.querySelector('.reset').addEventListener('click', () => {
-      if (!this.order) return;
+      if (!this.tokens) return;   // a new text is being read
       this.markInput();
       this.order = this.order.map((_, i) => i + 1);
       this.invalidate({ now: true });
@@ -156,6 +156,7 @@ class Shuffle extends LookbackWidget {
 
   // Moves the token at shuffled position `from` (1-based, inside the span) to `to`, shifting the others.
   move(from, to, focus = false) {
+    if (!this.tokens) return;   // a new text is being read: its chips come with its tokens
     const n = this.order.length;
     if (from < 1 || from > n || to < 1 || to > n || from === to) return;
     const [t] = this.order.splice(from - 1, 1);
@@ -180,9 +181,9 @@ class Shuffle extends LookbackWidget {
     }
   }
 
-  shuffledTokens() {
-    const T = this.tokens.length;
-    return [this.tokens[0], ...this.order.map((o) => this.tokens[o]), this.tokens[T - 1]];
+  shuffledTokens({ tokens, order }) {
+    const T = tokens.length;
+    return [tokens[0], ...order.map((o) => tokens[o]), tokens[T - 1]];
   }
 
   drawTokens(focusPos = null) {
@@ -198,7 +199,10 @@ class Shuffle extends LookbackWidget {
   async compute() {
     const model = await modelFor(this, this.source);
     if (!this.tokens) {
-      this.tokens = await callModel(this, model, 'tokens', [this.text], 'tokens');
+      const { text, wantOrder, source } = this;
+      const tokens = await callModel(this, model, 'tokens', [text], 'tokens');
+      if (text !== this.text || wantOrder !== this.wantOrder || source !== this.source) throw abortError();   // changed meanwhile
+      this.tokens = tokens;
       const n = this.tokens.length - 2;
       if (n < 2) throw new Error('the text needs at least two tokens between the start mark and the last token');
       const want = this.wantOrder;
@@ -207,9 +211,11 @@ class Shuffle extends LookbackWidget {
       this.order = valid ? want.slice() : this.shuffled(n);
     }
     this.drawTokens(this.root.activeElement?.closest?.('button.tok') ? Number(this.root.activeElement.dataset.pos) : null);
-    const ids = this.tokens.map((t) => t.id);
+    // what this computation measures (the order may move on while it waits)
+    const { text, tokens } = this, order = this.order.slice();
+    const ids = tokens.map((t) => t.id);
     const T = ids.length;
-    const shuffledIds = this.shuffledTokens().map((t) => t.id);
+    const shuffledIds = this.shuffledTokens({ tokens, order }).map((t) => t.id);
     const run = (x, positions, name) => callModel(this, model, 'forward', [x, { positions, residuals: !positions }], name);
     const [off0, off1, on0, on1] = await Promise.all([
       run(ids, false, 'off0'), run(shuffledIds, false, 'off1'), run(ids, true, 'on0'), run(shuffledIds, true, 'on1'),
@@ -228,12 +234,12 @@ class Shuffle extends LookbackWidget {
     const where = new Array(T);
     where[0] = 0;
     where[T - 1] = T - 1;
-    this.order.forEach((o, k) => { where[o] = k + 1; });
+    order.forEach((o, k) => { where[o] = k + 1; });
     const layer = compareRows(l0.output, l1.output, C, where, relativeDifference);
     const off = compareRows(p00.weights, p01.weights, V, where, totalVariation);
     const on = compareRows(p10.weights, p11.weights, V, where, totalVariation);
     this.result = {
-      ids, shuffledIds, where,
+      text, tokens, order, ids, shuffledIds, where,
       layer: { change: layer, changed: layer.map((x) => x > LAYER_TOL) },
       off: { change: off, changed: off.map((x) => x > MODEL_TOL), top: [n00[0], n01[0]] },
       on: { change: on, changed: on.map((x) => x > MODEL_TOL), top: [n10[0], n11[0]] },
@@ -243,7 +249,7 @@ class Shuffle extends LookbackWidget {
 
   render() {
     const r = this.result, T = r.ids.length, last = T - 1;
-    const lastText = this.tokens[last].text;
+    const lastText = r.tokens[last].text;
     const tok = (t) => `"${t.token.trim() || t.token}" ${fmt(t.p)}`;
     const size = (run, i) => (run.id === 'layer' ? `largest relative difference ${r.layer.change[i].toExponential(1)}`
       : `total variation ${fmt(r[run.id].change[i], 3)}`);
@@ -253,7 +259,7 @@ class Shuffle extends LookbackWidget {
         <td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'}</td><td class="change">${esc(size(run, last))}</td>
         <td class="top">${top ? `${esc(tok(top[0]))}<br>→ ${esc(tok(top[1]))}` : '—'}</td></tr>`;
     }).join('');
-    this.root.querySelector('table.each tbody').innerHTML = this.tokens.map((t, i) => `<tr data-i="${i}"><th scope="row">${esc(t.text)}</th>${
+    this.root.querySelector('table.each tbody').innerHTML = r.tokens.map((t, i) => `<tr data-i="${i}"><th scope="row">${esc(t.text)}</th>${
       RUNS.map((run) => {
         const changed = r[run.id].changed[i], x = r[run.id].change[i];
         return `<td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'} (${run.id === 'layer' ? x.toExponential(1) : fmt(x, 3)})</td>`;
@@ -273,20 +279,20 @@ class Shuffle extends LookbackWidget {
         + `With positions on: total variation ${fmt(on.change[last], 3)}.`;
     this.dataset.layerChange = String(layer);
     this.dataset.modelChange = String(off.change[last]);
-    this.emit('lookback-change', { order: this.order.slice(), layer: layer, positionsOff: off.change[last], positionsOn: on.change[last] });
+    this.emit('lookback-change', { order: r.order.slice(), layer: layer, positionsOff: off.change[last], positionsOn: on.change[last] });
   }
 
   exportData() {
     const r = this.result;
     if (!r) return { json: {}, csv: [['token']] };
     const json = {
-      text: this.text, model: this.source, tokens: this.tokens, order: [0, ...this.order, this.tokens.length - 1],
+      text: r.text, model: this.source, tokens: r.tokens, order: [0, ...r.order, r.tokens.length - 1],
       shuffledIds: r.shuffledIds, tolerances: { layerRelative: LAYER_TOL, totalVariation: MODEL_TOL },
       runs: Object.fromEntries(RUNS.map((run) => [run.id, { label: run.label, change: r[run.id].change, changed: r[run.id].changed,
         top: r[run.id].top ?? null }])),
     };
     const csv = [['position', 'token', 'shuffled_position', ...RUNS.flatMap((run) => [`${run.id}_change`, `${run.id}_changed`])],
-      ...this.tokens.map((t, i) => [i, t.text, r.where[i], ...RUNS.flatMap((run) => [r[run.id].change[i], r[run.id].changed[i]])])];
+      ...r.tokens.map((t, i) => [i, t.text, r.where[i], ...RUNS.flatMap((run) => [r[run.id].change[i], r[run.id].changed[i]])])];
     return { json, csv };
   }
 
@@ -295,10 +301,10 @@ class Shuffle extends LookbackWidget {
     return drawReport(this, {
       title: 'The shuffle test',
       blocks: [
-        { text: `in order: ${this.tokens?.map((t) => t.text).join(' | ') ?? ''}` },
-        { text: `shuffled: ${r ? this.shuffledTokens().map((t) => t.text).join(' | ') : ''}` },
+        { text: `in order: ${r?.tokens.map((t) => t.text).join(' | ') ?? ''}` },
+        { text: `shuffled: ${r ? this.shuffledTokens(r).map((t) => t.text).join(' | ') : ''}` },
         { text: this.root.querySelector('.result').textContent, size: 13 },
-        { table: { header: ['token', ...RUNS.map((x) => x.label)], rows: (this.tokens || []).map((t, i) => [t.text,
+        { table: { header: ['token', ...RUNS.map((x) => x.label)], rows: (r?.tokens || []).map((t, i) => [t.text,
           ...RUNS.map((run) => (r ? `${r[run.id].changed[i] ? 'changed' : 'same'}` : ''))]) } },
       ],
     });

@@ -3,7 +3,7 @@
 // probe, each head's previous-token and induction scores over time, and saved snapshots to scrub back through.
 // Exports the curve (JSON, CSV, PNG) and the model as a bundle loadModel reads. Trains only while on screen.
 // Not the trainer (web/js/api/train.js, wasm/src/train_live) and not the chapter's prose.
-import { LookbackWidget, define, esc, fmt } from './widget-kit.js';
+import { LookbackWidget, abortError, define, esc, fmt } from './widget-kit.js';
 import { downloadBlob, drawReport, palette, snapshot } from './export.js';
 
 const SIZES = {
@@ -165,7 +165,12 @@ class Training extends LookbackWidget {
   // First time on screen (and after a reset): make the run and show the untrained model.
   async compute() {
     if (this.handle === null) {
-      const made = await this.ask('trainCreate', this.settings(), 'create', { keep: true });
+      const settings = this.settings();
+      const made = await this.ask('trainCreate', settings, 'create', { keep: true });
+      if (JSON.stringify(settings) !== JSON.stringify(this.settings())) {   // changed meanwhile: a run of the old settings
+        this.ask('trainDispose', [made.handle], 'dispose', { keep: true }).catch(() => {});
+        throw abortError();
+      }
       this.handle = made.handle;
       this.info = made.info;
       await this.evaluateNow();

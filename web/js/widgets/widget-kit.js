@@ -89,7 +89,9 @@ if (typeof matchMedia === 'function') {
 }
 
 let serial = 0;
-const abortError = () => Object.assign(new Error('superseded by a newer computation'), { name: 'AbortError' });
+// Also thrown by a compute that finds, after an await, that the state it read has changed (what it would keep
+// belongs to the older state): dropped like a stale answer, the newer state is computed next.
+export const abortError = () => Object.assign(new Error('superseded by a newer computation'), { name: 'AbortError' });
 
 export function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);

@@ -44,6 +44,7 @@ class WindowWidget extends ModelWidget {
     this.answer = (this.getAttribute('answer') || 'doll').trim();
     this.end = Infinity;   // the window covers tokens [end - size, end): the ones just before position `end`
     this.tokens = null;
+    this.tokensFor = null;   // the story `tokens` are of
   }
 
   attributeChangedCallback() {
@@ -116,15 +117,18 @@ class WindowWidget extends ModelWidget {
     this.card = card;
     this.models = { window: win, attention: this.models?.attention ?? null };
     this.size = Math.max(1, Math.min(256, Number.isFinite(this.sizeAttr) ? this.sizeAttr : win.context));
-    if (this.tokensFor !== this.story) {
-      this.tokens = await this.askModel('tokens', [this.story], 'tokens', { model: 'window' });
-      this.tokensFor = this.story;
+    const { story } = this;
+    if (this.tokensFor !== story) {
+      this.tokens = await this.askModel('tokens', [story], 'tokens', { model: 'window' });
+      this.tokensFor = story;
     }
-    const T = this.tokens.length;
-    this.end = Math.max(1, Math.min(T, this.end));
-    const ids = this.tokens.slice(0, this.end).map((t) => t.id);
+    // what this computation shows (the story and the slider may move on while it waits)
+    const { tokens, size } = this;
+    const end = Math.max(1, Math.min(tokens.length, this.end));
+    const ids = tokens.slice(0, end).map((t) => t.id);
     this.predictions = { window: await this.askModel('next', [ids, { topK: 5 }], 'next-window', { model: 'window' }),
       attention: null };
+    this.current = { tokens, end, size };
     this.render();
     this.attentionPrediction(ids, win);
   }
@@ -148,16 +152,18 @@ class WindowWidget extends ModelWidget {
   }
 
   render() {
-    const { tokens, end, size } = this;
+    const { tokens, end, size } = this.current;
     const T = tokens.length, from = Math.max(0, end - size);
+    const before = (i) => (i < T ? `"${tokens[i].text.trim()}"` : 'the blank');
     this.root.querySelector('.n').textContent = String(size);
     const isKey = (t) => t.text.trim() === this.answer;
     this.root.querySelector('.story').innerHTML = `${tokens.map((t, i) => `<span class="tok${i >= from && i < end ? ' in' : ''}${isKey(t) ? ' key' : ''}" data-i="${i}">${esc(t.text)}</span>`).join('')} <span class="blank">___</span>`;
+    const at = Math.min(this.end, T);   // the slider stays where the reader put it
     this.slider.max = String(T);
-    this.slider.value = String(end);
+    this.slider.value = String(at);
     this.slider.setAttribute('aria-label', `end of the ${size}-token window`);
-    const next = end < T ? `"${tokens[end].text.trim()}"` : 'the blank';
-    this.slider.setAttribute('aria-valuetext', `window before ${next}`);
+    this.slider.setAttribute('aria-valuetext', `window before ${before(at)}`);
+    const next = before(end);
     const seen = tokens.slice(from, end).map((t) => t.text);
     this.visibleTokens = seen;
     this.root.querySelector('.sees').textContent = `Before ${next}, the window sees: ${seen.join('|')}`;
@@ -202,23 +208,25 @@ class WindowWidget extends ModelWidget {
   }
 
   exportData() {
-    const from = Math.max(0, this.end - this.size);
-    const rows = [['position', 'token', 'in_window'], ...this.tokens.map((t, i) => [i, t.text, i >= from && i < this.end])];
+    const { tokens, end, size } = this.current;
+    const from = Math.max(0, end - size);
+    const rows = [['position', 'token', 'in_window'], ...tokens.map((t, i) => [i, t.text, i >= from && i < end])];
     for (const [name, list] of Object.entries(this.predictions).filter(([, l]) => l)) {
       rows.push([], [`${name} model: next token`, 'probability']);
       for (const p of list) rows.push([p.token, p.p]);
     }
-    return { json: { size: this.size, end: this.end, tokens: this.tokens.map((t) => t.text), visible: this.visibleTokens,
+    return { json: { size, end, tokens: tokens.map((t) => t.text), visible: this.visibleTokens,
       predictions: this.predictions, loss: this.loss }, csv: rows };
   }
 
   exportCanvas() {
-    const from = Math.max(0, this.end - this.size);
-    const text = this.tokens.map((t, i) => (i >= from && i < this.end ? `[${t.text}]` : t.text)).join('');
+    const { tokens, end, size } = this.current;
+    const from = Math.max(0, end - size);
+    const text = tokens.map((t, i) => (i >= from && i < end ? `[${t.text}]` : t.text)).join('');
     const preds = Object.entries(this.predictions).filter(([, l]) => l).map(([name, list]) => ({
       table: { caption: `${name} model: next token`, header: ['token', 'p'], rows: list.map((p) => [shown(p.token), fmt(p.p, 3)]) } }));
     return drawReport(this, {
-      title: `A window of the last ${this.size} tokens`,
+      title: `A window of the last ${size} tokens`,
       blocks: [{ text: `${text} ___` }, { text: this.root.querySelector('.sees').textContent, bold: true },
         { text: this.root.querySelector('.far').textContent }, ...preds],
     });
