@@ -9,6 +9,19 @@ import { modelOps } from './model-ops.js';
 import { registerOps, runOp, transferables } from './ops.js';
 import { PROTOCOL_VERSION, versionMismatch } from '../protocol.js';
 import { trainOps } from './train-ops.js';
+// The modules those import, named here as well so that the worker fetches its whole graph in one wave rather
+// than level by level as each import is found (tests/js/page-modules.test.mjs keeps this list whole).
+import '../api/errors.js';
+import '../api/files.js';
+import '../api/foreign.js';
+import '../api/loaded-model.js';
+import '../api/model.js';
+import '../api/options.js';
+import '../api/staged-attention.js';
+import '../api/staging-view.js';
+import '../api/train.js';
+import '../api/weight.js';
+import '../api/window-model.js';
 
 registerOps(modelOps);
 registerOps(trainOps);
