@@ -110,6 +110,10 @@ test('qkv-plane: arrow keys move the query by 0.1 and the scores follow', T, asy
   await page.keyboard.press('ArrowLeft');
   await waitTexts(p.locator('tr[data-key="girl"] .score'), ['2.97'], 'girl moved to (1.5, 0.9)');
   assert.match(await p.locator('canvas').getAttribute('aria-label'), /key "girl" at \(1\.5, 0\.9\)/);
+  // five quick steps: what a screen reader hears names where the key ended, with that position's scores
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+  await waitTexts(p.locator('tr[data-key="girl"] .score'), ['2.57'], 'girl moved to (1.5, 0.4)');
+  await until(() => p.locator('[data-announce]').textContent(), (t) => /at \(1\.5, 0\.4\)\. Scores 2\.57,/.test(t), 'the announcement of the last step');
   await p.locator('button[data-preset="start"]').click();
   await waitTexts(scores, ['2.87', '-0.77', '-2.52', '-0.56'], 'scores back at the start');
 });

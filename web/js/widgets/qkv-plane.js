@@ -300,7 +300,9 @@ class QkvPlane extends LookbackWidget {
     sw.style.background = rgb(output);
     sw.setAttribute('aria-label', `output colour ${colourName(output)}`);
     this.root.querySelector('.outnum').textContent = `(${output.map((x) => fmt(x, 3)).join(', ')})`;
-    if (this.announceNext) {
+    // announced once the numbers are those of where the points now are (not of a step the keys have passed)
+    const latest = JSON.stringify([query, keys]) === JSON.stringify([this.query, this.keys]);
+    if (this.announceNext && latest) {
       this.announceNext = false;
       const best = weights.indexOf(Math.max(...weights));
       this.root.querySelector('[data-announce]').textContent = `${this.pointName(this.selected)} at (${[query, ...keys][this.selected].map((x) => fmt(x, 1)).join(', ')}). `
