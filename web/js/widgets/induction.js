@@ -66,8 +66,8 @@ class Induction extends ModelWidget {
 
   async compute() {
     const { text, name } = this;
-    this.root.querySelector('.text').textContent = text;
     if (!/^[\p{L}][\p{L}'-]*$/u.test(name)) {
+      this.root.querySelector('.text').textContent = text;
       this.data = { text, name, first: -1, second: -1, head: null, rows: [] };
       this.root.querySelector('table.tokens').innerHTML = '';
       this.root.querySelector('.sum').textContent = 'Type a name: letters only, one word.';
@@ -95,7 +95,8 @@ class Induction extends ModelWidget {
   }
 
   render() {
-    const { rows, head } = this.data;
+    const { rows, head, text } = this.data;
+    this.root.querySelector('.text').textContent = text;   // the text these numbers are of
     this.root.querySelector('table.tokens').innerHTML = `<caption>Each piece of the name, the first time and the second time</caption>
       <thead><tr><th scope="col">token</th><th scope="col">p, first</th><th scope="col">p, second</th>
         <th scope="col">loss first (nats)</th><th scope="col">loss second</th>
