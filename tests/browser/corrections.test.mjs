@@ -29,6 +29,7 @@ test('scaling: one histogram axis for every d, raw or scaled; the spread grows w
     await until(() => s.locator('canvas').getAttribute('aria-label'), (v) => label.test(v), `histogram ${d} ${scaled}`);
     const { json } = await exportsOf(page, 'lookback-scaling');
     assert.equal(json.d, d === 'min' ? 2 : 512, 'the exported data are those of the width the label names');
+    assert.equal(json.scaled, scaled, 'the export says which scores its histogram counts');
     return { ...json.histogram, bins: json.histogram.counts.filter((n) => n > 0).length };
   };
   const raw2 = await histogram('min', false), raw512 = await histogram('max', false), scaled512 = await histogram('max', true);

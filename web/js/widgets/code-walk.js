@@ -195,12 +195,13 @@ class CodeWalk extends LookbackWidget {
   }
 
   async compute() {
-    const { T, query, causal } = this;
-    const d = this.wq[0].length, dv = this.wv[0].length, dIn = this.x[0].length;
-    const X = Float32Array.from(this.x.flat());
+    const { T, query, causal, words, x, wq, wk, wv } = this;   // what this row is computed from
+    const d = wq[0].length, dv = wv[0].length, dIn = x[0].length;
+    const X = Float32Array.from(x.flat());
+    const weights = { wq, wk, wv };
     const [src, Q, K, V] = await Promise.all([
       this.loadSources(),
-      ...['wq', 'wk', 'wv'].map((w) => this.ask('gemm', [X, Float32Array.from(this[w].flat()), { M: T, N: this[w][0].length, K: dIn }], `gemm-${w}`)),
+      ...['wq', 'wk', 'wv'].map((w) => this.ask('gemm', [X, Float32Array.from(weights[w].flat()), { M: T, N: weights[w][0].length, K: dIn }], `gemm-${w}`)),
     ]);
     if (dv !== d) throw new Error('code walk: W_V must have as many columns as W_Q (attention takes one width d)');
     const shape = { T, d, causal, scale: true };
@@ -210,21 +211,21 @@ class CodeWalk extends LookbackWidget {
       this.ask('scores', [Q, K, { T, d, scale: false }]),
     ]);
     const fastWeights = Array.from(fast.weights.subarray(query * T, (query + 1) * T));
-    this.state = { query, causal, src, Q: rows(Q, d), K: rows(K, d), V: rows(V, d), dots: rows(dots, T)[query], row, fastWeights, fastOut: Array.from(fast.output.subarray(query * d, (query + 1) * d)) };
+    this.state = { T, words, x, wq, wk, wv, query, causal, src, Q: rows(Q, d), K: rows(K, d), V: rows(V, d), dots: rows(dots, T)[query], row, fastWeights, fastOut: Array.from(fast.output.subarray(query * d, (query + 1) * d)) };
     this.render();
   }
 
   // The note beside each line of the row function, from the core's values (null: the line has none).
   notes() {
-    const { row, Q, dots, query: t } = this.state;
-    const w = this.words, visible = Array.from(row.score, Number.isFinite);
+    const { row, Q, dots, query: t, words: w, T } = this.state;
+    const visible = Array.from(row.score, Number.isFinite);
     const seen = visible.filter(Boolean).length;
     const rules = [
       [/^bool attention_row_ref\(/, () => `query t = ${t} ("${w[t]}"), head h = 0; q = (${Q[t].map((v) => fmt(v)).join(', ')})`],
-      [/const int g = /, () => `one key/value head: g = 0; ${this.T} keys`],
+      [/const int g = /, () => `one key/value head: g = 0; ${T} keys`],
       [/r\.score\.assign/, () => `score = ${list(row.score.map(() => -Infinity))} to start`],
       [/const bool visible = /, () => `visible: ${w.map((x, s) => `${x} ${visible[s] ? '✓' : '✗'}`).join(', ')}`],
-      [/if \(!visible\) continue/, () => (seen < this.T ? `skips ${w.filter((_, s) => !visible[s]).map((x) => `"${x}"`).join(', ')}` : 'skips nothing')],
+      [/if \(!visible\) continue/, () => (seen < T ? `skips ${w.filter((_, s) => !visible[s]).map((x) => `"${x}"`).join(', ')}` : 'skips nothing')],
       [/dot \+= /, () => `q·k: ${w.map((x, s) => (visible[s] ? `${x} ${fmt(dots[s])}` : null)).filter(Boolean).join(', ')}`],
       [/r\.score\[s\] = /, () => `score = ${list(row.score)}`],
       [/r\.max = std::max/, () => `max = ${fmt(row.max)}`],
@@ -248,10 +249,10 @@ class CodeWalk extends LookbackWidget {
     this.steps = src.row.lines.map((l, i) => i).filter((i) => !/^\s*(\/\/.*)?$/.test(src.row.lines[i]));
     this.showSource();
     const diff = Math.max(...this.state.fastWeights.map((x, s) => Math.abs(x - row.weight[s])));
-    this.root.querySelector('.fast-check').textContent = `For the row of "${this.words[this.state.query]}" it gives the weights `
+    this.root.querySelector('.fast-check').textContent = `For the row of "${this.state.words[this.state.query]}" it gives the weights `
       + `${list(this.state.fastWeights, 3)}: at most ${diff.toExponential(1)} from the reference's (float32 against float64).`;
     this.fastDiff = diff;
-    const w = this.words;
+    const w = this.state.words;
     this.root.querySelector('.row-table tbody').innerHTML = w.map((x, s) => `<tr data-key="${esc(x)}"><th scope="row">${esc(x)}</th>
       <td class="score">${fmt(row.score[s])}</td><td class="e">${fmt(row.e[s], 3)}</td><td class="weight">${fmt(row.weight[s], 3)}</td></tr>`).join('');
     this.root.querySelector('.row-table tfoot').innerHTML = `<tr><th scope="row">max, sum</th><td class="max">${fmt(row.max)}</td>
@@ -317,25 +318,25 @@ class CodeWalk extends LookbackWidget {
     if (!s) return { json: {}, csv: [['key', 'score', 'e', 'weight']] };
     const r = s.row;
     const json = {
-      words: this.words, x: this.x, wq: this.wq, wk: this.wk, wv: this.wv, query: s.query, causal: s.causal,
+      words: s.words, x: s.x, wq: s.wq, wk: s.wk, wv: s.wv, query: s.query, causal: s.causal,
       source: { file: s.src.row.file, from: s.src.row.from, to: s.src.row.to, text: s.src.row.lines.join('\n') },
       line: s.src.row.from + this.steps[this.step],
       row: { score: Array.from(r.score, (x) => (Number.isFinite(x) ? x : null)), max: r.max, e: Array.from(r.e), sum: r.sum,
         weight: Array.from(r.weight), out: Array.from(r.out), sees: r.sees },
       fastKernel: { weights: s.fastWeights, output: s.fastOut, largestWeightDifference: this.fastDiff },
     };
-    const csv = [['key', 'score', 'e', 'weight'], ...this.words.map((w, i) => [w, Number.isFinite(r.score[i]) ? r.score[i] : '-inf', r.e[i], r.weight[i]]),
+    const csv = [['key', 'score', 'e', 'weight'], ...s.words.map((w, i) => [w, Number.isFinite(r.score[i]) ? r.score[i] : '-inf', r.e[i], r.weight[i]]),
       ['max', r.max, '', ''], ['sum', '', r.sum, ''], ...Array.from(r.out, (v, d) => [`out[${d}]`, '', '', v])];
     return { json, csv };
   }
 
   exportCanvas() {
     const s = this.state;
-    const { query, causal } = s ?? this;
+    const { query, causal, words } = s ?? this;
     const at = this.steps?.[this.step] ?? 0;
     const lines = s ? s.src.row.lines.map((l, i) => `${String(s.src.row.from + i).padStart(4)}  ${l}${this.noteList[i] && i <= at ? `   // ${this.noteList[i].replace('\n', '; ')}` : ''}`) : [];
     return drawReport(this, {
-      title: `attention_row_ref, row of "${this.words[query]}"${causal ? ' (causal)' : ''}`,
+      title: `attention_row_ref, row of "${words[query]}"${causal ? ' (causal)' : ''}`,
       width: 760,
       blocks: [
         { text: s ? `${s.src.row.file}, lines ${s.src.row.from}-${s.src.row.to}; at line ${s.src.row.from + at}` : '', size: 12 },

@@ -194,6 +194,7 @@ class Explorer extends ModelWidget {
     const q = this.queryIndex();
     const row = attentionRow(attention, shape, this.layer, this.head, q);
     this.row = row;
+    this.shown = { layer: this.layer, head: this.head, q };   // what the exports describe (the controls may move on)
     this.strip.innerHTML = tokens.map((t, i) => {
       const cls = `tok${i > q ? ' future' : ''}${i === q ? ' query' : ''}${i === 0 ? ' start' : ''}`;
       const w = i <= q ? row[i] : 0;
@@ -226,9 +227,9 @@ class Explorer extends ModelWidget {
 
   exportData() {
     const { tokens } = this.result;
-    const q = this.queryIndex();
+    const { layer, head, q } = this.shown;
     return {
-      json: { text: this.result.text, layer: this.layer + 1, head: this.head < 0 ? 'all' : this.head + 1, query: q,
+      json: { text: this.result.text, layer: layer + 1, head: head < 0 ? 'all' : head + 1, query: q,
         tokens: tokens.map((t) => t.text), weights: Array.from(this.row) },
       csv: [['position', 'token', 'weight'], ...tokens.slice(0, q + 1).map((t, i) => [i, t.text, this.row[i]])],
     };
@@ -236,7 +237,7 @@ class Explorer extends ModelWidget {
 
   exportCanvas() {
     const { tokens } = this.result;
-    const q = this.queryIndex();
+    const { q } = this.shown;
     return drawReport(this, {
       title: this.root.querySelector('.caption').textContent,
       blocks: [{ text: this.result.text },

@@ -29,8 +29,9 @@ class Habits extends ModelWidget {
     this.card = undefined;
   }
 
-  attributeChangedCallback() {
+  attributeChangedCallback(name) {
     this.live = null;
+    if (name === 'model') this.card = undefined;   // another model's card
     if (this._built) this.invalidate({ now: true });
   }
 

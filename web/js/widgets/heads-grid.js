@@ -98,7 +98,7 @@ class HeadsGrid extends ModelWidget {
 
   open(cell) {
     const [layer, head] = cell.dataset.head.split('.').map((x) => Number(x) - 1);
-    this.emit('lookback-open-head', { layer, head, text: this.text });
+    this.emit('lookback-open-head', { layer, head, text: this.result?.text ?? this.text });   // the text of the maps shown
   }
 
   syncControls() {

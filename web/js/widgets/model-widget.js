@@ -12,8 +12,8 @@ export class ModelWidget extends LookbackWidget {
     this.modelInfo = null;
     this.modelChanges = 0;   // the page's model changes so far (see modelKey)
     this._onModelChange = () => {
+      this.modelChanges++;   // counted whatever this widget uses now: a result asked with 'current' may be pending
       if (this.modelName !== 'current') return;
-      this.modelChanges++;
       this.modelInfo = null;
       this.modelChanged?.();
       this.invalidate({ now: true });

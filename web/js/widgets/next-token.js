@@ -169,7 +169,7 @@ class NextTokenWidget extends ModelWidget {
         const ids = await this.askModel('encode', [prompt], 'encode', { keep: true });
         const step = (x, o) => this.askModel('generate', [x, o], 'generate', { keep: true });
         for await (const part of generateInSteps(step, ids, settings)) {
-          if (run.cancelled) break;
+          if (run.cancelled || run.model !== this.modelKey) break;   // stopped, or another model (its ids differ)
           this.generated.ids.push(...part.ids);
           this.generated.text += part.text;
           $('.out').textContent = this.generated.text;
@@ -177,9 +177,11 @@ class NextTokenWidget extends ModelWidget {
           this.emit('lookback-token', { ids: part.ids, text: part.text });
           await this.onScreen(run);
         }
-        // a model change stops the run (modelChanged); its ids are the old model's, so they are not decoded again
+        // a model change (the page's or the model attribute) ends the run; its ids are the old model's, so they are
+        // not decoded again
         const switched = run.model !== this.modelKey;
-        if (run.cancelled) this.generated.stop = switched ? 'model' : 'cancelled';
+        if (switched) this.generated.stop = 'model';
+        else if (run.cancelled) this.generated.stop = 'cancelled';
         if (this.generated.ids.length && !switched) {
           this.generated.text = await this.askModel('decode', [this.generated.ids], 'decode', { keep: true });
           $('.out').textContent = this.generated.text;

@@ -316,6 +316,7 @@ class QkvPlane extends LookbackWidget {
   draw(target = this.canvas, cssSize) {
     const { query, keys } = target === this.canvas ? this : this.result ?? this;
     const points = [query, ...keys];
+    const selected = points[Math.min(this.selected, points.length - 1)];   // an export's points may be fewer than now
     const size = cssSize || this.canvas.getBoundingClientRect().width || 320;
     const dpr = target === this.canvas ? (window.devicePixelRatio || 1) : 2;
     const px = Math.round(size * dpr);
@@ -348,7 +349,7 @@ class QkvPlane extends LookbackWidget {
     // what the labels must not cover: every dot, the query's diamond and the ring around the selected point
     const taken = [...keys.map(([x, y], i) => box(X(x), Y(y), 7 + 9 * (weights?.[i] ?? 0))), box(X(qx), Y(qy), 9)];
     const dots = taken.slice();
-    const [rx, ry] = points[this.selected];
+    const [rx, ry] = selected;
     taken.push(box(X(rx), Y(ry), 21));
     keys.forEach(([x, y], i) => {
       const w = weights?.[i] ?? 0;
@@ -389,7 +390,7 @@ class QkvPlane extends LookbackWidget {
     });
     if (target === this.canvas) this.layout = { dots, labels: placed };
     // the selected point
-    const [sx, sy] = points[this.selected];
+    const [sx, sy] = selected;
     ctx.setLineDash([4, 3]);
     ctx.strokeStyle = focus;
     ctx.lineWidth = 2;

@@ -141,7 +141,7 @@ class Scaling extends LookbackWidget {
 
   // Scores (raw and scaled), their softmax rows, and the averages, for one width; every number from the core.
   async measure(d, name, keep = false) {
-    const { N, S } = this;
+    const { N, S, seed } = this;
     const { q, k } = this.slice(d);
     const ask = (op, args, n) => this.ask(op, args, `${name}-${n}`, { keep });
     const [raw, scaled] = await Promise.all([
@@ -168,7 +168,7 @@ class Scaling extends LookbackWidget {
       ask('dot', [raw, raw], 'sqraw'),
       ask('dot', [scaled, scaled], 'sqscaled'),
     ]);
-    return { d, raw, scaled, avgRaw, avgScaled, rmsRaw: Math.sqrt(sqRaw / raw.length), rmsScaled: Math.sqrt(sqScaled / scaled.length) };
+    return { d, N, S, seed, raw, scaled, avgRaw, avgScaled, rmsRaw: Math.sqrt(sqRaw / raw.length), rmsScaled: Math.sqrt(sqScaled / scaled.length) };
   }
 
   async compute() {
@@ -207,7 +207,7 @@ class Scaling extends LookbackWidget {
       if (b < 0 || b >= BINS) beyond++;
       counts[Math.max(0, Math.min(BINS - 1, b))]++;
     }
-    return { lim, counts, rms, beyond };
+    return { lim, counts, rms, beyond, scaled: this.scaled };
   }
 
   render() {
@@ -215,16 +215,17 @@ class Scaling extends LookbackWidget {
     const q = (sel) => this.root.querySelector(sel);
     q('b.raw').textContent = fmt(c.avgRaw);
     q('b.scaled').textContent = fmt(c.avgScaled);
-    q('b.even').textContent = fmt(1 / this.S);
+    q('b.even').textContent = fmt(1 / c.S);
+    q('.nkeys').textContent = String(c.S);
     const h = this.histogram();
     this.hist = h;
     q('.spread').textContent = `d = ${c.d}: raw scores spread about ±${fmt(c.rmsRaw, 1)} (root mean square; √d = ${fmt(Math.sqrt(c.d), 1)}); `
       + `scaled scores about ±${fmt(c.rmsScaled, 2)}. Average largest weight: raw ${fmt(c.avgRaw)}, scaled ${fmt(c.avgScaled)}.`;
-    this.canvas.setAttribute('aria-label', `Histogram of ${c.raw.length} ${this.scaled ? 'scaled' : 'raw'} scores at d = ${c.d}, on a fixed axis from ${-h.lim} to ${h.lim}${h.beyond ? ` (${h.beyond} beyond it, counted in the end bins)` : ''}; spread about ±${fmt(h.rms, 2)}. The table below lists the counts.`);
+    this.canvas.setAttribute('aria-label', `Histogram of ${c.raw.length} ${h.scaled ? 'scaled' : 'raw'} scores at d = ${c.d}, on a fixed axis from ${-h.lim} to ${h.lim}${h.beyond ? ` (${h.beyond} beyond it, counted in the end bins)` : ''}; spread about ±${fmt(h.rms, 2)}. The table below lists the counts.`);
     const w = (2 * h.lim) / BINS;
     q('table.bins tbody').innerHTML = h.counts.map((n, i) => (n ? `<tr><td>${fmt(-h.lim + i * w, 2)}</td><td>${fmt(-h.lim + (i + 1) * w, 2)}</td><td>${n}</td></tr>` : '')).join('');
     this.draw();
-    this.emit('lookback-change', { d: c.d, scaled: this.scaled, averageLargestWeight: { raw: c.avgRaw, scaled: c.avgScaled } });
+    this.emit('lookback-change', { d: c.d, scaled: h.scaled, averageLargestWeight: { raw: c.avgRaw, scaled: c.avgScaled } });
   }
 
   draw(target = this.canvas, cssW, cssH) {
@@ -261,13 +262,14 @@ class Scaling extends LookbackWidget {
       ctx.fillText(fmt(t, 0), x, H - padB + 5);
     }
     ctx.textAlign = 'left';
-    ctx.fillText(`${this.scaled ? 'scaled' : 'raw'} scores, d = ${this.current.d} (the same axis for every d)`, 12, padT);
+    ctx.fillText(`${this.hist.scaled ? 'scaled' : 'raw'} scores, d = ${this.current.d} (the same axis for every d)`, 12, padT);
   }
 
   exportData() {
     const c = this.current;
-    const json = { seed: this.seed, queries: this.N, keys: this.S, d: c ? c.d : this.d, scaled: this.scaled,
-      averageLargestWeight: c ? { raw: c.avgRaw, scaled: c.avgScaled, even: 1 / this.S } : null,
+    const json = { seed: c ? c.seed : this.seed, queries: c ? c.N : this.N, keys: c ? c.S : this.S, d: c ? c.d : this.d,
+      scaled: this.hist ? this.hist.scaled : this.scaled,
+      averageLargestWeight: c ? { raw: c.avgRaw, scaled: c.avgScaled, even: 1 / c.S } : null,
       spread: c ? { raw: c.rmsRaw, scaled: c.rmsScaled } : null,
       histogram: this.hist ? { from: -this.hist.lim, to: this.hist.lim, counts: this.hist.counts, beyond: this.hist.beyond } : null,
       table: (this.tableRows || []).map((r) => ({ d: r.d, raw: r.avgRaw, scaled: r.avgScaled })) };
@@ -282,10 +284,10 @@ class Scaling extends LookbackWidget {
     this.draw(pic, 600, 200);
     const c = this.current;
     return drawReport(this, {
-      title: `Scores at width d = ${c?.d ?? this.d} (${this.N} queries, ${this.S} keys)`,
+      title: `Scores at width d = ${c?.d ?? this.d} (${c?.N ?? this.N} queries, ${c?.S ?? this.S} keys)`,
       blocks: [
         { picture: snapshot(pic), width: 600, height: 200 },
-        { text: c ? `average largest weight: raw ${fmt(c.avgRaw)}, scaled ${fmt(c.avgScaled)}, even spread ${fmt(1 / this.S)}` : '' },
+        { text: c ? `average largest weight: raw ${fmt(c.avgRaw)}, scaled ${fmt(c.avgScaled)}, even spread ${fmt(1 / c.S)}` : '' },
         { table: { header: ['d', 'raw', 'scaled'], rows: (this.tableRows || []).map((r) => [String(r.d), fmt(r.avgRaw), fmt(r.avgScaled)]) } },
       ],
     });

@@ -197,9 +197,10 @@ class Shuffle extends LookbackWidget {
   }
 
   async compute() {
-    const model = await modelFor(this, this.source);
+    const { source } = this;
+    const model = await modelFor(this, source);
     if (!this.tokens) {
-      const { text, wantOrder, source } = this;
+      const { text, wantOrder } = this;
       const tokens = await callModel(this, model, 'tokens', [text], 'tokens');
       if (text !== this.text || wantOrder !== this.wantOrder || source !== this.source) throw abortError();   // changed meanwhile
       this.tokens = tokens;
@@ -239,7 +240,7 @@ class Shuffle extends LookbackWidget {
     const off = compareRows(p00.weights, p01.weights, V, where, totalVariation);
     const on = compareRows(p10.weights, p11.weights, V, where, totalVariation);
     this.result = {
-      text, tokens, order, ids, shuffledIds, where,
+      text, source, tokens, order, ids, shuffledIds, where,
       layer: { change: layer, changed: layer.map((x) => x > LAYER_TOL) },
       off: { change: off, changed: off.map((x) => x > MODEL_TOL), top: [n00[0], n01[0]] },
       on: { change: on, changed: on.map((x) => x > MODEL_TOL), top: [n10[0], n11[0]] },
@@ -286,7 +287,7 @@ class Shuffle extends LookbackWidget {
     const r = this.result;
     if (!r) return { json: {}, csv: [['token']] };
     const json = {
-      text: r.text, model: this.source, tokens: r.tokens, order: [0, ...r.order, r.tokens.length - 1],
+      text: r.text, model: r.source, tokens: r.tokens, order: [0, ...r.order, r.tokens.length - 1],
       shuffledIds: r.shuffledIds, tolerances: { layerRelative: LAYER_TOL, totalVariation: MODEL_TOL },
       runs: Object.fromEntries(RUNS.map((run) => [run.id, { label: run.label, change: r[run.id].change, changed: r[run.id].changed,
         top: r[run.id].top ?? null }])),
