@@ -121,6 +121,33 @@ test('every widget exports a valid PNG, JSON and CSV when embedded', T, async ()
   assert.deepEqual(json.weights[4].map((x) => Number(x.toFixed(4))), [0.2, 0.2, 0.2, 0.2, 0.2]);
 });
 
+test('before its first computation a widget\'s exports say there is nothing to export yet', T, async () => {
+  const { page } = b;
+  const messages = await page.evaluate(async (tags) => {
+    const hidden = document.createElement('div');
+    hidden.hidden = true;   // never on screen, so nothing computes
+    document.body.append(hidden);
+    const out = {};
+    for (const tag of tags) {
+      const el = hidden.appendChild(document.createElement(tag));
+      out[tag] = [];
+      for (const format of ['JSON', 'CSV', 'PNG']) {
+        try {
+          await el[`export${format}`]();
+          out[tag].push(`${format}: no error`);
+        } catch (err) {
+          out[tag].push(`${format}: ${err.message}`);
+        }
+      }
+    }
+    hidden.remove();
+    return out;
+  }, TAGS);
+  for (const tag of TAGS) {
+    for (const m of messages[tag]) assert.match(m, new RegExp(`^\\w+: <${tag}>: nothing to export yet`), `${tag}: ${m}`);
+  }
+});
+
 test('accessibility and screenshots at phone and desktop widths', T, async () => {
   const { page, url } = b;
   assert.deepEqual(await axeViolations(page, url), []);

@@ -364,15 +364,25 @@ export class LookbackWidget extends HTMLElement {
     return bar;
   }
 
+  // The exports describe the last computed view; before the first there is none, and they say so.
+  exported() {
+    if (this.dataset.state !== 'ready') {
+      throw new Error(`<${this.localName}>: nothing to export yet: a widget computes once it is on screen (wait for its lookback-ready event)`);
+    }
+  }
+
   async exportPNG() {
+    this.exported();
     return canvasToPNG(await this.exportCanvas());
   }
 
   exportJSON() {
+    this.exported();
     return `${JSON.stringify({ widget: this.localName, ...this.exportData().json }, null, 2)}\n`;
   }
 
   exportCSV() {
+    this.exported();
     return toCSV(this.exportData().csv);
   }
 
