@@ -1,5 +1,6 @@
 // Browser tests of the chapter's corrections: the scaling histogram keeps one x-axis across widths and raw or
-// scaled scores (so the spread visibly grows with d and shrinks when scaled); the plane's key named "red" carries
+// scaled scores (so the spread visibly grows with d and shrinks when scaled), and a width chosen while another is
+// computing never relabels the older numbers; the plane's key named "red" carries
 // red and no label covers a dot or another label at the start; a formula too wide for a phone says it scrolls;
 // sections 11 and 13 hold their widgets, not placeholders; the contents bar reaches every section.
 import { after, before, test } from 'node:test';
@@ -41,6 +42,45 @@ test('scaling: one histogram axis for every d, raw or scaled; the spread grows w
   assert.ok(scaled512.bins < raw512.bins / 4, `scaling shrinks it: ${raw512.bins} -> ${scaled512.bins} bins in use`);
   assert.ok(Math.abs(scaled512.bins - scaled2.bins) <= 4, `scaled, the spread hardly depends on d: ${scaled2.bins} vs ${scaled512.bins}`);
   assert.match(await s.locator('canvas').getAttribute('aria-label'), /on a fixed axis from -64 to 64/);
+});
+
+test('scaling: a width chosen while another computes never relabels the older numbers', T, async () => {
+  const { page } = b;
+  await ready(page, 'lookback-scaling');
+  const seen = await page.evaluate(async () => {
+    const el = document.querySelector('lookback-scaling');
+    const slider = el.shadowRoot.querySelector('input[type=range]');
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const renders = [];
+    const onChange = () => {
+      const json = JSON.parse(el.exportJSON());
+      const label = el.shadowRoot.querySelector('canvas').getAttribute('aria-label');
+      renders.push({ d: json.d, label: Number(label.match(/ at d = (\d+),/)[1]), bins: json.histogram.counts.filter((n) => n > 0).length });
+    };
+    el.addEventListener('lookback-change', onChange);
+    el.shadowRoot.querySelector('button[data-scaled="false"]').click();
+    let raced = 0;
+    for (let tries = 0; tries < 20 && raced < 3; tries++) {
+      slider.value = '0';
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();   // the computation of d = 2 has started and waits for the worker
+      const busy = el._busy;
+      slider.value = slider.max;
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      if (busy) raced++;
+      while (el._busy || el._dirty) await frame();
+    }
+    el.removeEventListener('lookback-change', onChange);
+    return { raced, renders };
+  });
+  assert.ok(seen.raced >= 1, `a width was chosen while another computed (${seen.raced} times)`);
+  const widths = new Set(seen.renders.map((r) => r.d));
+  assert.ok(widths.has(2) && widths.has(512), `both widths were shown: ${[...widths]}`);
+  const bins = Object.fromEntries([2, 512].map((d) => [d, seen.renders.find((r) => r.d === d).bins]));
+  for (const r of seen.renders) {
+    assert.equal(r.label, r.d, 'the label names the width of the numbers exported with it');
+    assert.equal(r.bins, bins[r.d], `the histogram shown as d = ${r.d} is that width's`);
+  }
 });
 
 test('qkv-plane: the key named "red" has a red value; at the start no label covers or touches a dot or a label', T, async () => {
