@@ -3,7 +3,7 @@
 // held-out texts), and recomputed live in the worker over the card's sample of held-out stories, one story at a
 // time with a progress bar, so the live averages can be watched approaching the card's. Not the measurement
 // itself (the core's headScores) and not an explanation of what the heads do.
-import { abortError, define, fmt } from './widget-kit.js';
+import { define, fmt } from './widget-kit.js';
 import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
 import { habit, headName } from './model-view.js';
@@ -55,12 +55,7 @@ class Habits extends ModelWidget {
   }
 
   async compute() {
-    if (this.card === undefined) {
-      const model = this.modelKey;
-      const card = await this.modelCard();
-      if (model !== this.modelKey) throw abortError();   // the model changed meanwhile
-      this.card = card;
-    }
+    if (this.card === undefined) this.card = await this.modelCard();
     const texts = this.card?.validation?.sample?.texts;
     if (!this.card?.heads || !Array.isArray(texts)) {
       this.root.querySelector('.source').textContent = 'This model has no card: nothing measured to show or to recompute.';

@@ -32,9 +32,10 @@ export class ModelWidget extends LookbackWidget {
     return this.getAttribute('model') || 'current';
   }
 
-  // Which model answers belong to: a result kept across computations records the key it was asked with.
+  // Which model answers belong to: a result kept across computations records the key it was asked with. It changes
+  // only with this widget's model (so whatever throws abortError on a change has been marked to compute again).
   get modelKey() {
-    return `${this.modelName} ${this.modelChanges}`;
+    return this.modelName === 'current' ? `current ${this.modelChanges}` : this.modelName;
   }
 
   connectedCallback() {
@@ -57,8 +58,11 @@ export class ModelWidget extends LookbackWidget {
   }
 
   // The bundled model's card.json (heads, scores, losses), or null for a reader's own model.
-  modelCard() {
-    return this.ask('modelCard', [this.modelName], 'modelCard', { keep: true });
+  async modelCard() {
+    const model = this.modelKey;
+    const card = await this.ask('modelCard', [this.modelName], 'modelCard', { keep: true });
+    if (model !== this.modelKey) throw abortError();   // the model changed meanwhile
+    return card;
   }
 
   // One Model method (encode, tokens, forward, next, generate, ...) on this widget's model, or on the model
