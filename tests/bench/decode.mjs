@@ -122,8 +122,9 @@ async function lookbackEntries(lb, m, formats, tag = '') {
 }
 
 // Rounds over the entries, the order rotating; adds each entry's per-token samples (wall, cpu) to `samples`
-// under "backend|measure".
-async function interleave(entries, rounds, samples) {
+// under "backend|measure", each tagged with `phase` (the weight formats loaded meanwhile: a peer that runs in
+// several phases is compared with each lookback format on the samples of that format's phase).
+async function interleave(entries, rounds, samples, phase) {
   for (const e of entries) await e.run();  // warm-up
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < entries.length; i++) {
@@ -131,9 +132,10 @@ async function interleave(entries, rounds, samples) {
       const c0 = cpuMs(), t0 = performance.now();
       const n = await e.run();
       const key = `${e.backend}|${e.measure}`;
-      samples[key] ??= { backend: e.backend, measure: e.measure, wall: [], cpu: [] };
+      samples[key] ??= { backend: e.backend, measure: e.measure, wall: [], cpu: [], phase: [] };
       samples[key].wall.push((performance.now() - t0) / n);
       samples[key].cpu.push((cpuMs() - c0) / n);
+      samples[key].phase.push(phase);
     }
   }
 }
@@ -262,7 +264,7 @@ async function benchModel(lb, lbThreads, m, runcPath, rounds) {
     }
     if ((m.name === 'sprout' || m.name === 'stories260K') && handles.length === FORMATS.length) accuracyRows = accuracy(handles);
     if (ortSession && !ortAgreement) ortAgreement = await ortCheck(ortSession, handles[0], m.name === 'stories260K');
-    await interleave([...peer, ...entries], rounds, samples);
+    await interleave([...peer, ...entries], rounds, samples, formats.join(','));
     const one = entries.find((e) => e.backend === 'lookback f32' && e.measure === 'prefill 128');
     const many = entries.find((e) => e.backend === 'lookback f32 threads' && e.measure === 'prefill 128');
     if (one && many) threadsPaired = await betweenCoreSpeeds(() => pairedSpeedup(one, many, { pairs: PAIRS }));
@@ -270,8 +272,16 @@ async function benchModel(lb, lbThreads, m, runcPath, rounds) {
   }
   runc?.dispose();
   await ortSession?.session.release();
-  const cells = Object.values(samples).map((x) => ({ backend: x.backend, measure: x.measure, ms_per_token: median(x.wall),
-    tok_s: 1000 / median(x.wall), cpu_tok_s: 1000 / median(x.cpu), samples_ms_per_token: x.wall, samples_cpu_ms_per_token: x.cpu }));
+  const rates = (wall, cpu) => ({ ms_per_token: median(wall), tok_s: 1000 / median(wall), cpu_tok_s: 1000 / median(cpu) });
+  const cells = Object.values(samples).map((x) => {
+    const phases = [...new Set(x.phase)];
+    const by_phase = Object.fromEntries(phases.map((ph) => {
+      const at = x.phase.flatMap((p, i) => (p === ph ? [i] : []));
+      return [ph, rates(at.map((i) => x.wall[i]), at.map((i) => x.cpu[i]))];
+    }));
+    return { backend: x.backend, measure: x.measure, ...rates(x.wall, x.cpu), phase: phases.length === 1 ? phases[0] : null,
+      by_phase, samples_ms_per_token: x.wall, samples_cpu_ms_per_token: x.cpu, samples_phase: x.phase };
+  });
   const c = info.config;
   return { name: m.name, config: `${c.n_layers} layers x ${c.n_heads} heads, width ${c.dim}, hidden ${c.hidden_dim}, vocab ${c.vocab_size}`,
     parameters: info.parameters, load_ms: load, one_format_at_a_time: big, cells, agreement, ort: ortAgreement, accuracy: accuracyRows,
@@ -297,10 +307,17 @@ function cell(row, backend, measure) {
   return row.cells?.find((c) => c.backend === backend && c.measure === measure);
 }
 
+// The peer's cell to set beside lookback cell `a`: the peer's samples of a's phase (taken in the same rounds)
+// when it ran in several, else all of them.
+function peerCell(row, peer, measure, a) {
+  const b = cell(row, peer, measure);
+  return b && a?.phase && b.by_phase[a.phase] ? { ...b, ...b.by_phase[a.phase] } : b;
+}
+
 function decodeTargets(rows) {
   const out = [];
   const ratio = (row, backend, measure, peerMeasure = measure, key = 'tok_s') => {
-    const a = cell(row, backend, measure), b = cell(row, 'run.c', peerMeasure);
+    const a = cell(row, backend, measure), b = peerCell(row, 'run.c', peerMeasure, a);
     return a && b ? a[key] / b[key] : null;
   };
   for (const row of rows) {
@@ -316,7 +333,7 @@ function decodeTargets(rows) {
       add(`decode ${row.name}, q8 vs run.c-wasm`, ['lookback q8', 'decode'], 1.8);
       add(`decode ${row.name}, f16 vs run.c-wasm`, ['lookback f16', 'decode'], 1.8);
       add(`prefill 128 ${row.name}, f32 vs run.c-wasm's 128 steps`, ['lookback f32', 'prefill 128', 'decode'], 4);
-      const a = cell(row, 'lookback f32', 'prefill 128'), o = cell(row, 'ort-web', 'prefill 128');
+      const a = cell(row, 'lookback f32', 'prefill 128'), o = peerCell(row, 'ort-web', 'prefill 128', a);
       if (a && o) out.push({ name: `prefill 128 ${row.name}, f32 vs onnxruntime-web on the same graph`, value: a.tok_s / o.tok_s, cpu_value: a.cpu_tok_s / o.cpu_tok_s, target: 1.5, unit: 'x', met: a.tok_s / o.tok_s >= 1.5 });
     }
   }
@@ -339,10 +356,10 @@ export function printDecode({ rows }) {
     `\ndecode = ${STEPS} greedy steps (run.c from position 0, lookback after a 2-token prompt); prefill T = one call on T prompt tokens (run.c: one forward per token, its decode rate); load = bytes in memory to ready)`);
   console.log('  model                 backend                load ms   decode tok/s (cpu)   prefill 128 tok/s   prefill 256 tok/s   decode vs run.c (cpu)');
   for (const r of rows) {
-    const peer = cell(r, 'run.c', 'decode');
     for (const backend of [...new Set(r.cells.map((c) => c.backend))]) {
       const f = (m) => cell(r, backend, m)?.tok_s.toFixed(0) ?? '-';
       const d = cell(r, backend, 'decode');  // none for the graph peer (no cache: it only prefills)
+      const peer = peerCell(r, 'run.c', 'decode', d);
       const dec = d ? `${f('decode')} (${d.cpu_tok_s.toFixed(0)})` : '-';
       console.log(`  ${r.name.padEnd(21)} ${backend.padEnd(21)} ${(r.load_ms[backend] ?? 0).toFixed(0).padStart(8)} ${dec.padStart(20)} ` +
         `${f('prefill 128').padStart(19)} ${f('prefill 256').padStart(19)} ${peer && d ? `${(d.tok_s / peer.tok_s).toFixed(2)}x (${(d.cpu_tok_s / peer.cpu_tok_s).toFixed(2)}x)`.padStart(23) : ''}`);

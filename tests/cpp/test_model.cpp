@@ -99,6 +99,36 @@ TEST_CASE("decoding with the KV cache equals full recomputation at every step") 
   }
 }
 
+TEST_CASE("a prompt read for its last logits only (the last layer for one row) equals the full forward and decodes on") {
+  // every row's keys and values must still reach the cache: the steps after the prompt read them
+  Rng rng(25);
+  for (const auto& nc : test_configs()) {
+    const ModelConfig& c = nc.config;
+    auto model = random_model(c, 13);
+    const auto ids = random_ids(rng, c.max_seq_len, c.vocab_size, c.bos_id);
+    for (bool positions : {true, false}) {
+      StepOptions last;
+      last.all_logits = false, last.positions = positions;
+      StepOptions all = everything(positions);
+      const int P = std::max(2, c.max_seq_len / 2);
+      Session full(model), step(model);
+      full.process(ids, all);
+      step.process(std::vector<int>(ids.begin(), ids.begin() + P), last);
+      INFO(nc.name << ", positions " << positions);
+      CHECK(closeness(row(step.last_logits(), c.vocab_size), row(full.logits(P - 1), c.vocab_size), 1e-5, 1e-4) <= 1.0);
+      for (int t = P; t < c.max_seq_len; ++t) {
+        step.append(ids[std::size_t(t)], last);
+        CHECK(closeness(row(step.last_logits(), c.vocab_size), row(full.logits(t), c.vocab_size), 1e-5, 1e-4) <= 1.0);
+      }
+      // and the same prompt again with every record: the pruned rows are computed in full
+      CHECK(step.process(std::vector<int>(ids.begin(), ids.begin() + P), all) == 0);
+      const auto want = full.all_logits();
+      CHECK(closeness(step.all_logits(), std::vector<float>(want.begin(), want.begin() + std::size_t(P) * c.vocab_size),
+                      1e-6, 1e-5) <= 1.0);
+    }
+  }
+}
+
 TEST_CASE("editing the end of a text reuses the cached prefix and gives the same result as from scratch") {
   Rng rng(24);
   const auto c = test_configs()[1].config;

@@ -100,11 +100,17 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
   if (o.residuals) grow(resid_, std::size_t(S) * (L + 1) * C);
   // x: [T, C] token embeddings
   for (int t = 0; t < T; ++t) std::memcpy(&x_[std::size_t(t) * C], w.embedding() + std::size_t(ids[t]) * C, sizeof(float) * C);
+  // Only the last position's logits and nothing recorded: the last layer needs every row's keys and values
+  // (the cache) but the rest of it only for the last row, as nothing reads the others' outputs.
+  const bool last_only = !o.all_logits && !o.attention && !o.residuals;
   for (int l = 0; l <= L; ++l) {
     if (o.residuals)
       for (int t = 0; t < T; ++t)
         std::memcpy(&resid_[(std::size_t(start + t) * (L + 1) + l) * C], &x_[std::size_t(t) * C], sizeof(float) * C);
-    if (l < L) layer(l, T, start, o), mlp(l, T);
+    if (l == L) break;
+    const int first = last_only && l == L - 1 ? T - 1 : 0;
+    layer(l, T, start, first, o);
+    mlp(l, first, T - first);
   }
   // logits: [rows, V] of the last `rows` positions
   const int rows = o.all_logits ? T : 1, first = T - rows;
@@ -131,14 +137,15 @@ void Session::check_finite_logits(int start, int first, int rows) {
     }
 }
 
-// x += attention(norm(x)) · woᵀ for the T new positions start..start+T.
-void Session::layer(int l, int T, int start, const StepOptions& o) {
+// x += attention(norm(x)) · woᵀ for the T new positions start..start+T: every row's keys and values go to the
+// cache, the attention and output projection only from row `first` on.
+void Session::layer(int l, int T, int start, int first, const StepOptions& o) {
   const ModelConfig& c = model_->config();
   const LayerView lw = model_->weights().layer(l);
   const Matrices::Layer& m = model_->matrices().layer(l);
   const int D = c.head_dim, H = c.n_heads, Hkv = c.n_kv_heads, HD = H * D, KD = kv_width_,
             QKV = HD + 2 * KD, S = start + T, L = c.n_layers;
-  norm_rows(lw.attention_norm, T);
+  norm_rows(lw.attention_norm, 0, T);
   apply(m.wqkv, xn_.data(), T, qkv_.data(), false);  // qkv: [T, H*D | Hkv*D | Hkv*D]
   float* q = qkv_.data();
   float* k = q + HD;
@@ -161,53 +168,57 @@ void Session::layer(int l, int T, int start, const StepOptions& o) {
       std::memcpy(kv(l, 1, start + t), k + std::size_t(t) * QKV + KD, sizeof(float) * KD);
     }
   });
-  AttentionShape a;
-  a.T = T, a.S = S, a.H = H, a.Hkv = Hkv, a.D = D;
+  AttentionShape a;  // the queries from row `first` on: the last T - first positions of S
+  a.T = T - first, a.S = S, a.H = H, a.Hkv = Hkv, a.D = D;
   a.ldq = QKV, a.ldk = a.ldv = KD, a.ldo = HD;
   a.scale = 1.0f / std::sqrt(float(D));
   a.causal = true;
-  lookback::attention_split(q, kv(l, 0, 0), kv(l, 1, 0), att_.data(), o.attention ? weights_.data() : nullptr, a);
+  lookback::attention_split(q + std::size_t(first) * QKV, kv(l, 0, 0), kv(l, 1, 0), att_.data(),
+                            o.attention ? weights_.data() : nullptr, a);
   if (o.attention)  // weights: [H, T, S] -> record row start+t: [L, H, start+t+1]
     for (int t = 0; t < T; ++t)
       for (int h = 0; h < H; ++h)
         std::memcpy(&attn_[tri_offset(start + t, L * H) + (std::size_t(l) * H + h) * (start + t + 1)],
                     &weights_[(std::size_t(h) * T + t) * S], sizeof(float) * (start + t + 1));
-  apply(m.wo, att_.data(), T, x_.data(), true);
+  apply(m.wo, att_.data(), T - first, &x_[std::size_t(first) * c.dim], true);
 }
 
-// x += mlp(norm(x)): SwiGLU w2(silu(w1 x) · w3 x) or GELU w2(gelu(w1 x)).
-void Session::mlp(int l, int T) {
+// x += mlp(norm(x)) for the T rows from row `first`: SwiGLU w2(silu(w1 x) · w3 x) or GELU w2(gelu(w1 x)).
+void Session::mlp(int l, int first, int T) {
   const ModelConfig& c = model_->config();
   const LayerView lw = model_->weights().layer(l);
   const Matrices::Layer& m = model_->matrices().layer(l);
   const int F = c.hidden_dim;
-  norm_rows(lw.ffn_norm, T);
+  float* x = &x_[std::size_t(first) * c.dim];
+  norm_rows(lw.ffn_norm, first, T);
+  const float* xn = &xn_[std::size_t(first) * c.dim];
   if (c.mlp == Mlp::swiglu) {
-    apply(m.w13, xn_.data(), T, hid_.data(), false);  // hid: [T, F | F]
+    apply(m.w13, xn, T, hid_.data(), false);  // hid: [T, F | F]
     rows_split(T, double(F) * 16, [&](int t0, int t1) {
       for (int t = t0; t < t1; ++t) {
         float* h = &hid_[std::size_t(t) * 2 * F];
         swiglu(h, h + F, h, F);
       }
     });
-    apply(m.w2, hid_.data(), T, x_.data(), true, 2 * F);
+    apply(m.w2, hid_.data(), T, x, true, 2 * F);
   } else {
-    apply(m.w13, xn_.data(), T, hid_.data(), false);  // hid: [T, F]
+    apply(m.w13, xn, T, hid_.data(), false);  // hid: [T, F]
     // in blocks of 64 floats, so that every element takes the same (vector or tail) path as in one call
     const std::size_t n = std::size_t(T) * F, blocks = (n + 63) / 64;
     rows_split(int(blocks), 64.0 * 16, [&](int b0, int b1) {
       const std::size_t i0 = std::size_t(b0) * 64, i1 = std::min(n, std::size_t(b1) * 64);
       gelu(&hid_[i0], &hid_[i0], int(i1 - i0));
     });
-    apply(m.w2, hid_.data(), T, x_.data(), true);
+    apply(m.w2, hid_.data(), T, x, true);
   }
 }
 
-// xn = rmsnorm(x) · w for the first T rows, divided among the threads.
-void Session::norm_rows(const float* w, int T) {
+// xn = rmsnorm(x) · w for the T rows from row `first`, divided among the threads.
+void Session::norm_rows(const float* w, int first, int T) {
   const ModelConfig& c = model_->config();
   const int C = c.dim;
   rows_split(T, double(C) * 4, [&](int t0, int t1) {
+    t0 += first, t1 += first;
     rmsnorm(&x_[std::size_t(t0) * C], w, &xn_[std::size_t(t0) * C], t1 - t0, C, c.norm_eps);
   });
 }

@@ -50,10 +50,10 @@ class Session {
   void check_ids(const int* ids, int n, int first_index) const;
   void truncate(int n);
   void run(const int* ids, int T, const StepOptions& o);  // positions length() .. length()+T
-  void layer(int l, int T, int start, const StepOptions& o);
+  void layer(int l, int T, int start, int first, const StepOptions& o);
   void check_finite_logits(int start, int first, int rows);  // ModelError (and the new positions dropped) if not
-  void mlp(int l, int T);
-  void norm_rows(const float* w, int T);  // xn = rmsnorm(x) · w, rows 0..T-1
+  void mlp(int l, int first, int T);        // rows first..first+T-1
+  void norm_rows(const float* w, int first, int T);  // xn = rmsnorm(x) · w, rows first..first+T-1
   void reserve_workspace(int T, int S, bool attention);
   // Keys (which = 0) or values (1) of layer l from position t on: rows of Hkv*D floats.
   float* kv(int l, int which, int t) {
