@@ -60,6 +60,16 @@ function textSummary(card) {
   ];
 }
 
+// The card.md table of the acceptance criteria in each weight format (absent from cards written before them).
+function formatsTable(card) {
+  const w = card.weight_formats;
+  if (!w) return [];
+  return ['', '## Weight formats (the card measured again with Sprout loaded in f16 and in q8)', '',
+    '| criterion | f32 | f16 | q8 |', '|---|---|---|---|',
+    ...card.acceptance.map((a, i) => `| ${a.criterion} | ${fmt(a.value)} | ${fmt(w.f16.criteria[i].value)} | ${fmt(w.q8.criteria[i].value)} |`),
+    `| validation loss, Sprout (nats/token) | ${fmt(card.validation.sprout.loss_nats, 4)} | ${fmt(w.f16.validation_loss_nats, 4)} | ${fmt(w.q8.validation_loss_nats, 4)} |`];
+}
+
 // The README's model block (between the model-card markers): the card's acceptance and losses, and how it was trained.
 export function readmeBlock(card) {
   const v = card.validation, t = card.training?.recipe;
@@ -70,8 +80,25 @@ export function readmeBlock(card) {
     '', '| validation loss on held-out generated stories | nats/token | e^loss (choosing among N) |', '|---|---|---|',
     `| Sprout | ${fmt(v.sprout.loss_nats)} | ${fmt(v.sprout.perplexity, 2)} |`,
     ...(v.window ? [`| window model (last 8 tokens) | ${fmt(v.window.loss_nats)} | ${fmt(v.window.perplexity, 2)} |`] : []),
+    ...formatsLine(card),
     ...(t ? ['', `Trained by \`npm run train\`: ${t.steps} steps of ${t.batch} x 256 tokens (corpus seed ${t.corpus_seed}, ${t.train_stories} generated stories${t.samples ? `, ${t.samples.stories} sampled` : ''}).`] : []),
   ].join('\n');
+}
+
+// Lines on the card measured again in the compact weight formats (absent from cards written before them): per
+// format, how many criteria stay within 0.01 of f32, those that move more, and the validation loss's change.
+function formatsLine(card) {
+  const w = card.weight_formats;
+  if (!w) return [];
+  const line = (name) => {
+    const x = w[name], moved = x.criteria.filter((c) => Math.abs(c.diff) > 0.01);
+    const d = x.validation_loss_diff;
+    return `- ${name}: ${x.criteria.length - moved.length} of ${x.criteria.length} criteria within 0.01 of f32` +
+      `${moved.length ? ` (beyond it: ${moved.map((c) => `${c.criterion}, ${fmt(c.f32)} -> ${fmt(c.value)}`).join('; ')})` : ''}` +
+      `; validation loss ${d >= 0 ? '+' : '-'}${Math.abs(d).toExponential(1)} nats/token`;
+  };
+  return ['', 'Sprout loaded in the compact weight formats (`loadModel(src, { weights })`), every measure above taken again:',
+    line('f16'), line('q8')];
 }
 
 // Replaces the README's model block with readmeBlock(card).
@@ -102,6 +129,7 @@ function summary(card) {
     ...['previous_token', 'start_mark', 'four_or_more_back', 'induction', 'start_mark_on_random_tokens', 'previous_token_on_random_tokens', 'pronoun_to_name', 'pronoun_to_every_mention'].map((k) =>
       `- ${k.replaceAll('_', ' ')} (${fmt(h[k].even)}): ${h[k].best.map((b) => `${b.head} ${fmt(b.score)}`).join(', ')}`),
     ...textSummary(card),
+    ...formatsTable(card),
     '', '## Files', '', '| file | bytes | sha256 |', '|---|---|---|',
     ...Object.entries(card.files).map(([f, x]) => `| ${f} | ${x.bytes} | ${x.sha256} |`),
   ];
@@ -142,10 +170,11 @@ function modelAt(rev) {
 const PROBES = `${root}shared/probes`;
 const probeTexts = (set) => [...set.recall, ...set.pronoun, ...set.names].map((p) => p.text.replace(/[[\]]/g, ''));
 
-// Measures Sprout on text it was not built around (see eval-text.mjs) and adds the criteria of that text.
-async function measureText(card, seed, before) {
+// Measures Sprout (loaded in `weights`) on text it was not built around (see eval-text.mjs) and adds the criteria
+// of that text.
+async function measureText(card, seed, before, weights) {
   const lb = await loadLookback();
-  const model = await lb.loadModel(SPROUT);
+  const model = await lb.loadModel(SPROUT, { weights });
   const dev = text.readProbes(`${PROBES}/handwritten-dev.json`);
   const final = text.readProbes(`${PROBES}/handwritten-final.json`);
   const pronounHead = card.heads.pronoun_to_name.best[0].head;
@@ -187,6 +216,30 @@ async function measureText(card, seed, before) {
 
 const check = (criterion, value, op, need) => ({ criterion, value, need: `${op} ${need}`, pass: op === '>=' ? value >= need : value <= need });
 
+// The card's measurements with Sprout loaded in `weights` ('f32', 'f16' or 'q8'): the native evaluator, then the
+// text measures through the JS API.
+async function measure(tool, args, seed, before, weights, extra = {}) {
+  const r = spawnSync(tool, [...args, '--weights', weights], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status !== 0) fail(`lookback-eval failed: ${r.stderr.trim()}`);
+  const card = { model: 'sprout', ...JSON.parse(r.stdout), ...extra };
+  await measureText(card, Number(seed), before, weights);
+  return card;
+}
+
+// The compact format's card set against f32's: each acceptance criterion (in the same order; a criterion that
+// names a head carries the head its own card chose) and the validation loss, with the differences.
+export function formatChanges(f32, other) {
+  const criteria = f32.acceptance.map((a, i) => {
+    const b = other.acceptance[i];
+    return { criterion: a.criterion, ...(b.criterion !== a.criterion ? { as_measured: b.criterion } : {}),
+      f32: a.value, value: b.value, diff: b.value - a.value, pass: b.pass };
+  });
+  const largest = criteria.reduce((m, c) => (Math.abs(c.diff) > Math.abs(m.diff) ? c : m));
+  return { validation_loss_nats: other.validation.sprout.loss_nats,
+    validation_loss_diff: other.validation.sprout.loss_nats - f32.validation.sprout.loss_nats,
+    criteria, largest_change: { criterion: largest.criterion, diff: largest.diff } };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const tool = `${root}.build/native/lookback-eval`;
   if (!existsSync(tool)) fail(`${tool} is missing; run \`npm run build\``);
@@ -195,10 +248,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const seed = String(training?.recipe?.corpus_seed ?? 1);
   const args = ['--sprout', SPROUT, '--seed', seed, ...(existsSync(`${WINDOW}/model.safetensors`) ? ['--window', WINDOW] : [])];
   const { before, rest } = options(process.argv.slice(2));
-  const r = spawnSync(tool, [...args, ...rest], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (r.status !== 0) fail(`lookback-eval failed: ${r.stderr.trim()}`);
-  const card = { model: 'sprout', ...JSON.parse(r.stdout), training, files: checksums(SPROUT) };
-  await measureText(card, Number(seed), before);
+  const card = await measure(tool, [...args, ...rest], seed, before, 'f32', { training, files: checksums(SPROUT) });
+  card.weight_formats = { about: 'the card measured again with Sprout loaded in each compact format (loadModel(src, { weights })); diff = that value minus f32\'s' };
+  for (const weights of ['f16', 'q8']) {
+    card.weight_formats[weights] = formatChanges(card, await measure(tool, [...args, ...rest], seed, null, weights));
+    console.log(`eval: ${weights} measured`);
+  }
   if (existsSync(`${WINDOW}/model.safetensors`)) card.window_files = checksums(WINDOW);
   writeFileSync(`${SPROUT}/card.json`, `${JSON.stringify(card, null, 2)}\n`);
   writeFileSync(`${SPROUT}/card.md`, summary(card));

@@ -1,5 +1,5 @@
 // The shipped Sprout against its model card: the bundle in shared/models/sprout loads, and the forward pass
-// reproduces the card's loss on the card's own sample of validation stories. Runs natively and in WebAssembly;
+// reproduces the card's loss on the card's own sample of validation stories (in f16 and q8 weights within 0.01). Runs natively and in WebAssembly;
 // skips with a message when no trained model is present.
 #include <doctest/doctest.h>
 
@@ -8,6 +8,8 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/bundle.hpp"
 #include "model/session.hpp"
@@ -31,21 +33,11 @@ double nll(const float* row, int V, int target) {
   return std::log(sum) + mx - row[target];
 }
 
-}  // namespace
-
-TEST_CASE("the shipped Sprout reproduces its card's sample loss") {
-  std::string card_text, weights, config, tokenizer;
-  if (!slurp(DIR + "card.json", card_text)) {
-    MESSAGE("skipped: no model card at " << DIR << "card.json");
-    return;
-  }
-  REQUIRE(slurp(DIR + "model.safetensors", weights));
-  REQUIRE(slurp(DIR + "config.json", config));
-  REQUIRE(slurp(DIR + "tokenizer.json", tokenizer));
-  const auto card = nlohmann::json::parse(card_text);
-  const auto& sample = card.at("validation").at("sample");
+// The loss of the card's validation sample, Sprout loaded in `format`: nats per token and the tokens counted.
+std::pair<double, long> sample_loss(const nlohmann::json& sample, const std::string& weights, const std::string& config,
+                                    const std::string& tokenizer, lookback::WeightFormat format) {
   const lookback::LoadedModel m = lookback::load_bundle(reinterpret_cast<const std::uint8_t*>(weights.data()),
-                                                        weights.size(), config, tokenizer);
+                                                        weights.size(), config, tokenizer, format);
   lookback::Session s(m.transformer);
   const int V = m.transformer->config().vocab_size;
   double total = 0;
@@ -57,8 +49,30 @@ TEST_CASE("the shipped Sprout reproduces its card's sample loss") {
     for (std::size_t t = 0; t + 1 < ids.size(); ++t) total += nll(s.logits(int(t)), V, ids[t + 1]);
     tokens += long(ids.size()) - 1;
   }
+  return {total / double(tokens), tokens};
+}
+
+}  // namespace
+
+TEST_CASE("the shipped Sprout reproduces its card's sample loss, and in f16 and q8 weights stays within 0.01 of it") {
+  std::string card_text, weights, config, tokenizer;
+  if (!slurp(DIR + "card.json", card_text)) {
+    MESSAGE("skipped: no model card at " << DIR << "card.json");
+    return;
+  }
+  REQUIRE(slurp(DIR + "model.safetensors", weights));
+  REQUIRE(slurp(DIR + "config.json", config));
+  REQUIRE(slurp(DIR + "tokenizer.json", tokenizer));
+  const auto card = nlohmann::json::parse(card_text);
+  const auto& sample = card.at("validation").at("sample");
+  const double want = sample.at("loss_nats").get<double>();
+  const auto [loss, tokens] = sample_loss(sample, weights, config, tokenizer, lookback::WeightFormat::f32);
   CHECK(tokens == sample.at("tokens").get<long>());
-  const double loss = total / double(tokens);
-  MESSAGE("sample loss " << loss << " nats/token; card " << sample.at("loss_nats").get<double>());
-  CHECK(loss == doctest::Approx(sample.at("loss_nats").get<double>()).epsilon(1e-4));
+  MESSAGE("sample loss " << loss << " nats/token; card " << want);
+  CHECK(loss == doctest::Approx(want).epsilon(1e-4));
+  for (const auto format : {lookback::WeightFormat::f16, lookback::WeightFormat::q8}) {
+    const double compact = sample_loss(sample, weights, config, tokenizer, format).first;
+    MESSAGE(std::string(lookback::weight_format_name(format)) << ": sample loss " << compact << " nats/token");
+    CHECK(std::abs(compact - want) <= 0.01);
+  }
 }

@@ -1,5 +1,6 @@
 // The shipped models against their card: every file the card lists is present with the recorded size and
-// SHA-256, every acceptance row is a measured number, and the card was made from the files beside it.
+// SHA-256, every acceptance row is a measured number, and the card was made from the files beside it (its f16
+// and q8 rows from Sprout loaded in those formats).
 // Skips when no trained model is present.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,6 +49,23 @@ test('headScores in the JS API reproduces the card\'s scores on the same random 
     for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) < 2e-4, `${key} head ${i}: ${got[i]} vs card ${want[i]}`);
   }
 });
+
+test('the card\'s compact-format rows come from Sprout loaded in those formats (best induction head, same repeats)',
+  { skip: skip || (!card.weight_formats && 'card predates the weight formats') }, async () => {
+    const { loadLookback } = await import('lookback');
+    const lb = await loadLookback();
+    const { evaluation, induction_test: it } = card;
+    for (const weights of ['f16', 'q8']) {
+      const row = card.weight_formats[weights].criteria.find((c) => c.criterion === 'best induction head');
+      assert.ok(row, `${weights}: the card has the best induction head`);
+      const m = await lb.loadModel('sprout', { weights });
+      const r = m.headScores([], { repeats: evaluation.repeats, repeatLength: it.half_length, seed: evaluation.seed * 1000003 });
+      m.dispose();
+      const best = Math.max(...r.induction.byLayer.flat());
+      assert.ok(Math.abs(best - row.value) < 2e-4, `${weights}: ${best} vs card ${row.value}`);
+      assert.equal(card.weight_formats[weights].criteria.length, card.acceptance.length);
+    }
+  });
 
 test('the README\'s model block is the one npm run eval writes from the card', { skip }, async () => {
   const { readmeBlock } = await import('../../.scripts/eval.mjs');

@@ -24,6 +24,7 @@ const char* kHelp = R"(usage: lookback-eval --sprout DIR [--window DIR] [options
   --head-texts N      of those, texts for the head habits (default 200)
   --probes N          probes of each kind (default 300)
   --repeats N         repeated random sequences for the induction test (default 100)
+  --weights F         the weight format Sprout runs in: f32 (default), f16 or q8 (the window model stays f32)
   --out FILE          write the JSON there (default: standard output)
 )";
 
@@ -44,11 +45,13 @@ int number(const std::string& flag, const std::string& v) {
 int main(int argc, char** argv) {
   try {
     std::string sprout, window, out;
+    lookback::WeightFormat format = lookback::WeightFormat::f32;
     lookback::train::EvalOptions o;
     lookback::cli::parse(kUsage, argc, argv, [&](const std::string& a, auto value) {
       if (a == "--sprout") sprout = value();
       else if (a == "--window") window = value();
       else if (a == "--out") out = value();
+      else if (a == "--weights") format = lookback::weight_format(value());
       else if (a == "--seed") o.seed = std::uint64_t(number(a, value()));
       else if (a == "--val-stories") o.val_stories = number(a, value());
       else if (a == "--head-texts") o.head_texts = number(a, value());
@@ -61,7 +64,7 @@ int main(int argc, char** argv) {
     const std::string weights = lookback::read_file(sprout + "/model.safetensors");
     const lookback::LoadedModel m = lookback::load_bundle(reinterpret_cast<const std::uint8_t*>(weights.data()),
                                                           weights.size(), lookback::read_file(sprout + "/config.json"),
-                                                          lookback::read_file(sprout + "/tokenizer.json"));
+                                                          lookback::read_file(sprout + "/tokenizer.json"), format);
     std::unique_ptr<lookback::WindowModel> w;
     if (!window.empty()) {
       const std::string wb = lookback::read_file(window + "/model.safetensors");
