@@ -1,5 +1,6 @@
-// The model rows of `npm run bench`: one forward pass of 256 tokens with every head's attention returned, and
-// one decoding step at position 255 with the KV cache, through the public JS API in WebAssembly on one thread,
+// The model rows of `npm run bench`: one forward pass of 256 tokens with every head's attention returned, one
+// decoding step at position 255 with the KV cache, and a next() loop on a growing array against generate,
+// through the public JS API in WebAssembly on one thread,
 // for the shipped Sprout (whatever its config.json says) and the llama2.c checkpoint stories260K
 // (shared/models). Medians over rounds, wall and CPU time.
 // Not a test: the timings are reported against the targets, never asserted.
@@ -52,12 +53,49 @@ async function benchOne(lb, name, source, opts, rounds) {
   const forward = await timeRounds(rounds, 2, (i) => model.forward(full[i % 2], { attention: true }));
   model.next(last[0], { topK: 1 });
   const decode = await timeRounds(rounds, 20, (i) => model.next(last[(i + 1) % 2], { topK: 1 }));
+  const nextLoop = growingNext(model, rounds);
   const c = model.info.config;
   model.dispose();
   return {
     name, T, config: `${c.n_layers} layers x ${c.n_heads} heads (kv ${c.n_kv_heads}), width ${c.dim}, hidden ${c.hidden_dim}, vocab ${c.vocab_size}`,
-    parameters: model.info.parameters, forward, decode,
+    parameters: model.info.parameters, forward, decode, next_loop: nextLoop,
   };
+}
+
+// What a script's own decoding loop costs against generate: per token, generate's greedy steps from a 2-token
+// prompt, and then the same tokens through next() on an array that grows by one id per call (each call finds the
+// cached prefix and computes one position). Round by round, the two one right after the other (which goes first
+// alternates); the ratio is the median of the rounds' ratios. Throws if next()'s top token is not generate's.
+function growingNext(model, rounds) {
+  const c = model.info.config;
+  const prompt = [c.bos_id, Math.min(c.vocab_size - 1, 300)];
+  const steps = Math.min(128, model.context - prompt.length);
+  const per = (t0, c0, n) => ({ ms: (performance.now() - t0) / Math.max(1, n), cpu: (cpuMs() - c0) / Math.max(1, n) });
+  const generate = () => {
+    const c0 = cpuMs(), t0 = performance.now();
+    const g = model.generate(prompt, { maxTokens: steps, temperature: 0 });
+    return { ...per(t0, c0, g.ids.length), ids: g.ids };
+  };
+  const loop = (want) => {
+    const ids = [...prompt];
+    const c0 = cpuMs(), t0 = performance.now();
+    for (const id of want) {
+      const top = model.next(ids, { topK: 1 })[0].id;
+      if (top !== id) throw new Error(`bench: next() chose ${top} where generate chose ${id}`);
+      ids.push(id);
+    }
+    return per(t0, c0, want.length);
+  };
+  const want = generate().ids;
+  loop(want);  // warm-up
+  const gen = [], next = [], ratio = [], cpuRatio = [];
+  for (let r = 0; r < rounds; r++) {
+    let g, n;
+    if (r % 2) n = loop(want), g = generate();
+    else g = generate(), n = loop(want);
+    gen.push(g.ms), next.push(n.ms), ratio.push(n.ms / g.ms), cpuRatio.push(n.cpu / g.cpu);
+  }
+  return { tokens: want.length, generate_ms: median(gen), next_ms: median(next), ratio: median(ratio), cpu_ratio: median(cpuRatio) };
 }
 
 // Rows for the shipped Sprout and stories260K; targets for the Sprout-shaped model.
@@ -69,6 +107,8 @@ export async function benchModels({ rounds = 15 } = {}) {
   const targets = [
     { name: 'model forward, 256 tokens with attention (Sprout shape)', value: s.forward.ms, cpu_value: s.forward.cpu, target: 120, unit: ' ms', below: true },
     { name: 'model decoding step at position 255 with the KV cache (Sprout shape)', value: s.decode.ms, cpu_value: s.decode.cpu, target: 3, unit: ' ms', below: true },
+    ...rows.map((r) => ({ name: `next() on a growing array against generate's step, per token (${r.name}; ${r.next_loop.tokens} tokens; median of ${rounds} rounds' ratios)`,
+      value: r.next_loop.ratio, cpu_value: r.next_loop.cpu_ratio, target: 1.2, unit: 'x', below: true })),
   ].map((t) => ({ ...t, met: t.value <= t.target }));
   return { rows, targets };
 }
@@ -79,5 +119,9 @@ export function printModels({ rows }) {
   for (const r of rows) {
     const cell = (x) => `${x.ms.toFixed(2).padStart(8)} ms (cpu ${x.cpu.toFixed(2)})`;
     console.log(`  ${r.name.padEnd(14)} ${cell(r.forward).padEnd(35)} ${cell(r.decode)}   [T=${r.T}; ${r.config}]`);
+  }
+  for (const r of rows) {
+    const n = r.next_loop;
+    console.log(`  ${r.name}: ${n.tokens} greedy tokens, generate ${(1000 * n.generate_ms).toFixed(1)} us per token, next() on a growing array ${(1000 * n.next_ms).toFixed(1)} us per token (${n.ratio.toFixed(2)}x, median of the rounds' ratios)`);
   }
 }

@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "model/bpe.hpp"
 #include "model/bundle.hpp"
@@ -39,6 +41,32 @@ TEST_CASE("top_k: probabilities at a temperature, sorted, ties by id") {
   CHECK(cold.size() == 5);
   CHECK(cold[0].p == doctest::Approx(0.5).epsilon(1e-6));
   CHECK(cold[4].id == 3);
+}
+
+TEST_CASE("top_k over a large vocabulary, few or many kept: a float64 reference's order (ties by id) and probabilities") {
+  // logits on a grid of 0.5 (many ties; distinct values far apart in probability), at two temperatures
+  const int V = 5000;
+  lookback::testing::Rng rng(77);
+  std::vector<float> logits(static_cast<std::size_t>(V));
+  for (float& l : logits) l = 0.5f * float(int(rng.uniform(0.0f, 1.0f) * 40.0f) - 20);
+  for (float temperature : {1.0f, 0.7f}) {
+    std::vector<double> p(logits.size());
+    double z = 0;
+    const float mx = *std::max_element(logits.begin(), logits.end());
+    for (std::size_t i = 0; i < p.size(); ++i) z += p[i] = std::exp((double(logits[i]) - mx) / temperature);
+    std::vector<int> order(p.size());
+    for (int i = 0; i < V; ++i) order[std::size_t(i)] = i;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return p[std::size_t(a)] > p[std::size_t(b)]; });
+    for (int k : {1, 2, 10, 32, 33, 100, V}) {
+      const auto top = top_k(logits.data(), V, k, temperature);
+      REQUIRE(int(top.size()) == k);
+      INFO("k=" << k << ", temperature " << temperature);
+      for (int i = 0; i < k; ++i) {
+        CHECK(top[std::size_t(i)].id == order[std::size_t(i)]);
+        CHECK(top[std::size_t(i)].p == doctest::Approx(p[std::size_t(order[std::size_t(i)])] / z).epsilon(1e-5));
+      }
+    }
+  }
 }
 
 TEST_CASE("sampling: greedy takes the argmax; seeded draws repeat; top-p keeps only the nucleus") {

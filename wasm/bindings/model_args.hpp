@@ -42,8 +42,8 @@ inline std::vector<int> ids_arg(const char* fn, const val& arr, int vocab) {
     fail(fn, ": ids must be an array of token ids (Array or Int32Array)");
   const std::size_t n = arr["length"].as<std::size_t>();
   if (n > kMaxIds) fail(fn, ": ", n, " ids are more than the limit of ", kMaxIds);
-  std::vector<double> d(n);
-  if (n) val(emscripten::typed_memory_view(n, d.data())).call<void>("set", val::global("Float64Array").call<val>("from", arr));
+  std::vector<double> d(n);  // each id as Number(id), as Float64Array.from would give, in one copy (no iterator)
+  if (n) val(emscripten::typed_memory_view(n, d.data())).call<void>("set", arr);
   std::vector<int> ids(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (!(d[i] >= 0 && d[i] < vocab && d[i] == std::floor(d[i])))

@@ -1,10 +1,12 @@
-// top_k and sample_token: float64 softmax over the vocabulary, a stable order (probability, then id), and
-// one uniform draw per sampled token. Not here: the generator (rng.hpp) or generation (generate.cpp).
+// top_k and sample_token: softmax over the vocabulary (float32 and vectorised for top_k, float64 for sampling),
+// a stable order (probability, then id), and one uniform draw per sampled token. Not here: the generator (rng.hpp) or generation (generate.cpp).
 #include "model/sampler.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+
+#include "lookback/kernels.hpp"
 
 namespace lookback {
 namespace {
@@ -29,13 +31,44 @@ std::vector<int> by_probability(const std::vector<double>& p, int keep) {
   return order;
 }
 
+// The `keep` largest logits' ids, descending, ties by id (the order of their probabilities, exactly): for a few,
+// one pass that keeps them sorted (a next-token call wants 1 to 10 of a vocabulary of thousands); for more, a
+// partial sort.
+std::vector<int> most_probable(const float* logits, int V, int keep) {
+  auto before = [&](int a, int b) { return logits[a] != logits[b] ? logits[a] > logits[b] : a < b; };
+  keep = std::min(keep, V);
+  if (keep > 32) {
+    std::vector<int> order(static_cast<std::size_t>(V));
+    std::iota(order.begin(), order.end(), 0);
+    std::partial_sort(order.begin(), order.begin() + keep, order.end(), before);
+    order.resize(std::size_t(keep));
+    return order;
+  }
+  std::vector<int> top;
+  top.reserve(std::size_t(keep) + 1);
+  for (int i = 0; i < V; ++i) {
+    if (int(top.size()) == keep && !before(i, top.back())) continue;
+    top.insert(std::upper_bound(top.begin(), top.end(), i, before), i);
+    if (int(top.size()) > keep) top.pop_back();
+  }
+  return top;
+}
+
 }  // namespace
 
 std::vector<TokenProb> top_k(const float* logits, int V, int k, float temperature) {
-  std::vector<double> p;
-  const double sum = weights(logits, V, temperature, p);
+  // The normaliser from the vectorised row softmax (a float64 exp per vocabulary entry cost more than the rest of
+  // a next-token call's own work): the largest logit's exp is 1, so its probability there is 1 / sum. Each kept
+  // token's probability is then its own exp over that, so equal logits get equal probabilities.
+  const std::vector<int> ids = most_probable(logits, V, k);
+  if (ids.empty()) return {};
+  thread_local std::vector<float> e;
+  e.assign(logits, logits + V);
+  softmax_rows(e.data(), 1, V, temperature);
+  const int best = ids[0];
+  const double inv_sum = e[std::size_t(best)], mx = logits[best];
   std::vector<TokenProb> out;
-  for (int id : by_probability(p, k)) out.push_back({id, float(p[id] / sum)});
+  for (int id : ids) out.push_back({id, float(std::exp((double(logits[id]) - mx) / temperature) * inv_sum)});
   return out;
 }
 

@@ -124,13 +124,18 @@ function checked(result) {
   return result;
 }
 
-// The options of an attention call (plus `extra` ones), with what the bindings read for every such call:
-// `shape` (a Float64Array [T, S, heads, kvHeads, d, scale, temperature, causal]) and `mask` (bytes or null).
-function attentionOptions(fn, opts, extra) {
-  const o = options(fn, opts, {
-    T: REQUIRED, S: NUMBER, heads: 1, kvHeads: NUMBER, d: REQUIRED, causal: false, mask: null,
-    scale: true, temperature: 1, ...extra,
-  }, ['scale']);
+// The options of an attention call (the shape's, plus those of `attention` or `attentionRow`), with what the
+// bindings read for every such call: `shape` (a Float64Array [T, S, heads, kvHeads, d, scale, temperature, causal])
+// and `mask` (bytes or null).
+const SHAPE_OPTIONS = { T: REQUIRED, S: NUMBER, heads: 1, kvHeads: NUMBER, d: REQUIRED, causal: false, mask: null, scale: true, temperature: 1 };
+const ATTENTION_OPTIONS = {
+  attention: { ...SHAPE_OPTIONS, weights: true, out: null },
+  attentionRow: { ...SHAPE_OPTIONS, head: 0, query: REQUIRED },
+};
+const UNTYPED_SCALE = ['scale'];
+
+function attentionOptions(fn, opts) {
+  const o = options(fn, opts, ATTENTION_OPTIONS[fn], UNTYPED_SCALE);
   o.shape = Float64Array.of(o.T, o.S ?? o.T, o.heads, o.kvHeads ?? o.heads, o.d, scaleFor(fn, o.scale, o.d), o.temperature, o.causal ? 1 : 0);
   o.mask = u8(o.mask);
   return o;
@@ -177,7 +182,7 @@ function makeApi(M, base, threads) {
     },
 
     attention(q, k, v, opts) {
-      const o = attentionOptions('attention', opts, { weights: true, out: null });
+      const o = attentionOptions('attention', opts);
       const arrays = attentionArrays('attention', q, k, v);
       return staged(...arrays, o) ?? checked(M.attention(...arrays, o.shape, o.mask, !!o.weights, o.out));
     },
@@ -185,7 +190,7 @@ function makeApi(M, base, threads) {
     /** one (head, query) row of the scalar reference attention with every intermediate (float64): score
      * (-Infinity where hidden), max, e = exp(score - max), sum, weight, out; sees = false if nothing is visible */
     attentionRow(q, k, v, opts) {
-      const o = attentionOptions('attentionRow', opts, { head: 0, query: REQUIRED });
+      const o = attentionOptions('attentionRow', opts);
       return checked(M.attentionRow(...attentionArrays('attentionRow', q, k, v), o.shape, o.mask, o.head, o.query));
     },
 
