@@ -1,6 +1,6 @@
 // The shipped Sprout against its model card: the bundle in shared/models/sprout loads, and the forward pass
-// reproduces the card's loss on the card's own sample of validation stories (in f16 and q8 weights within 0.01). Runs natively and in WebAssembly;
-// skips with a message when no trained model is present.
+// reproduces the card's loss on the card's own sample of validation stories (in f16 and q8 weights within 0.01).
+// Runs natively and in WebAssembly; skips with a message when no trained model is present.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -1,5 +1,6 @@
-// top_k and sample_token: softmax over the vocabulary (float32 and vectorised for top_k, float64 for sampling),
-// a stable order (probability, then id), and one uniform draw per sampled token. Not here: the generator (rng.hpp) or generation (generate.cpp).
+// top_k (the candidates in logit order, ties by id; the normaliser from the vectorised float32 softmax) and
+// sample_token (float64 softmax, a stable order, one uniform draw per sampled token).
+// Not here: the generator (rng.hpp) or generation (generate.cpp).
 #include "model/sampler.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Choosing the next token from logits: the top k with their probabilities (for display), and sampling
 // (greedy at temperature 0, else softmax at a temperature, optionally restricted to the top-p nucleus)
-// from the model's own seeded generator. Sampling computes probabilities in float64, top_k in float32. Not here:
-// the loop that feeds tokens back (generate.hpp).
+// from the model's own seeded generator. Sampling computes probabilities in float64; top_k takes its normaliser
+// from a float32 softmax. Not here: the loop that feeds tokens back (generate.hpp).
 #pragma once
 #include <vector>
 
