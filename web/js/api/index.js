@@ -136,9 +136,12 @@ const UNTYPED_SCALE = ['scale'];
 
 function attentionOptions(fn, opts) {
   const o = options(fn, opts, ATTENTION_OPTIONS[fn], UNTYPED_SCALE);
-  o.shape = Float64Array.of(o.T, o.S ?? o.T, o.heads, o.kvHeads ?? o.heads, o.d, scaleFor(fn, o.scale, o.d), o.temperature, o.causal ? 1 : 0);
-  o.mask = u8(o.mask);
-  return o;
+  // filled element by element into a new object (adding properties to `o`, and Float64Array.of on its fields,
+  // cost more than the rest of the option handling: a few microseconds on a call that computes in 100)
+  const shape = new Float64Array(8);
+  shape[0] = o.T, shape[1] = o.S ?? o.T, shape[2] = o.heads, shape[3] = o.kvHeads ?? o.heads, shape[4] = o.d;
+  shape[5] = scaleFor(fn, o.scale, o.d), shape[6] = o.temperature, shape[7] = o.causal ? 1 : 0;
+  return { shape, mask: u8(o.mask), weights: o.weights, out: o.out, head: o.head, query: o.query };
 }
 
 // q, k, v of an attention call as Float32Arrays (any array-like of numbers converts), errors naming each.

@@ -11,7 +11,7 @@ export function stagedAttention(M, checked) {
   const view = stagingView((n) => checked(M.attentionStage(n)));
   // q, k, v: Float32Arrays; o: the options (shape, mask, weights, out) as attentionOptions made them.
   return (q, k, v, o) => {
-    const [T, S, H, Hkv, D] = o.shape;
+    const sh = o.shape, T = sh[0], S = sh[1], H = sh[2], Hkv = sh[3], D = sh[4];  // indexed: no iterator
     const nq = T * H * D, nk = S * Hkv * D, nw = o.weights ? H * T * S : 0;
     const out = o.out;
     if (!(q instanceof Float32Array && k instanceof Float32Array && v instanceof Float32Array)) return null;
@@ -23,7 +23,7 @@ export function stagedAttention(M, checked) {
     s.set(q, 0);
     s.set(k, nq);
     s.set(v, nq + nk);
-    const emptyRows = checked(M.attentionStaged(o.shape, o.mask, !!o.weights));
+    const emptyRows = checked(M.attentionStaged(sh, o.mask, !!o.weights));
     s = view(need, need);  // the same view, unless the call grew the memory (an unshared buffer is then detached)
     const at = nq + 2 * nk;
     const output = out ? out : new Float32Array(nq);
