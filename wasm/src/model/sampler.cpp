@@ -21,25 +21,15 @@ double weights(const float* logits, int V, float temperature, std::vector<double
   return sum;
 }
 
-// Ids ordered by probability, descending; ties by id.
-std::vector<int> by_probability(const std::vector<double>& p, int keep) {
-  std::vector<int> order(p.size());
-  std::iota(order.begin(), order.end(), 0);
-  auto cmp = [&](int a, int b) { return p[a] != p[b] ? p[a] > p[b] : a < b; };
-  keep = std::min<int>(keep, int(order.size()));
-  std::partial_sort(order.begin(), order.begin() + keep, order.end(), cmp);
-  order.resize(std::size_t(keep));
-  return order;
-}
-
-// The `keep` largest logits' ids, descending, ties by id (the order of their probabilities, exactly): for a few,
-// one pass that keeps them sorted (a next-token call wants 1 to 10 of a vocabulary of thousands); for more, a
+// The ids of the `keep` largest of x[n], descending, ties by id (probabilities, or logits: the same order). For a
+// few, one pass that keeps them sorted (a next-token call wants 1 to 10 of a vocabulary of thousands); for more, a
 // partial sort.
-std::vector<int> most_probable(const float* logits, int V, int keep) {
-  auto before = [&](int a, int b) { return logits[a] != logits[b] ? logits[a] > logits[b] : a < b; };
-  keep = std::min(keep, V);
+template <class X>
+std::vector<int> largest(const X* x, int n, int keep) {
+  auto before = [&](int a, int b) { return x[a] != x[b] ? x[a] > x[b] : a < b; };
+  keep = std::min(keep, n);
   if (keep > 32) {
-    std::vector<int> order(static_cast<std::size_t>(V));
+    std::vector<int> order(static_cast<std::size_t>(n));
     std::iota(order.begin(), order.end(), 0);
     std::partial_sort(order.begin(), order.begin() + keep, order.end(), before);
     order.resize(std::size_t(keep));
@@ -47,7 +37,7 @@ std::vector<int> most_probable(const float* logits, int V, int keep) {
   }
   std::vector<int> top;
   top.reserve(std::size_t(keep) + 1);
-  for (int i = 0; i < V; ++i) {
+  for (int i = 0; i < n; ++i) {
     if (int(top.size()) == keep && !before(i, top.back())) continue;
     top.insert(std::upper_bound(top.begin(), top.end(), i, before), i);
     if (int(top.size()) > keep) top.pop_back();
@@ -61,7 +51,7 @@ std::vector<TokenProb> top_k(const float* logits, int V, int k, float temperatur
   // The normaliser from the vectorised row softmax (a float64 exp per vocabulary entry cost more than the rest of
   // a next-token call's own work): the largest logit's exp is 1, so its probability there is 1 / sum. Each kept
   // token's probability is then its own exp over that, so equal logits get equal probabilities.
-  const std::vector<int> ids = most_probable(logits, V, k);
+  const std::vector<int> ids = largest(logits, V, k);
   if (ids.empty()) return {};
   thread_local std::vector<float> e;
   e.assign(logits, logits + V);
@@ -84,7 +74,7 @@ int sample_token(const float* logits, int V, float temperature, float top_p, Rng
       if ((acc += p[i]) > r) return i;
     return V - 1;
   }
-  const std::vector<int> order = by_probability(p, V);
+  const std::vector<int> order = largest(p.data(), V, V);
   double mass = 0;
   std::size_t n = 0;
   while (n < order.size() && mass < top_p * sum) mass += p[order[n++]];
