@@ -313,9 +313,9 @@ class CodeWalk extends LookbackWidget {
     if (input) this.emit('lookback-change', { line: this.state.src.row.from + at, query: this.state.query });
   }
 
+  // The exports run only once the widget is ready (the kit's exported()), so there is a computed state.
   exportData() {
     const s = this.state;
-    if (!s) return { json: {}, csv: [['key', 'score', 'e', 'weight']] };
     const r = s.row;
     const json = {
       words: s.words, x: s.x, wq: s.wq, wk: s.wk, wv: s.wv, query: s.query, causal: s.causal,
@@ -332,14 +332,14 @@ class CodeWalk extends LookbackWidget {
 
   exportCanvas() {
     const s = this.state;
-    const { query, causal, words } = s ?? this;
-    const at = this.steps?.[this.step] ?? 0;
-    const lines = s ? s.src.row.lines.map((l, i) => `${String(s.src.row.from + i).padStart(4)}  ${l}${this.noteList[i] && i <= at ? `   // ${this.noteList[i].replace('\n', '; ')}` : ''}`) : [];
+    const { query, causal, words } = s;
+    const at = this.steps[this.step] ?? 0;
+    const lines = s.src.row.lines.map((l, i) => `${String(s.src.row.from + i).padStart(4)}  ${l}${this.noteList[i] && i <= at ? `   // ${this.noteList[i].replace('\n', '; ')}` : ''}`);
     return drawReport(this, {
       title: `attention_row_ref, row of "${words[query]}"${causal ? ' (causal)' : ''}`,
       width: 760,
       blocks: [
-        { text: s ? `${s.src.row.file}, lines ${s.src.row.from}-${s.src.row.to}; at line ${s.src.row.from + at}` : '', size: 12 },
+        { text: `${s.src.row.file}, lines ${s.src.row.from}-${s.src.row.to}; at line ${s.src.row.from + at}`, size: 12 },
         ...lines.map((l, i) => ({ text: l, size: 11, bold: i === at })),
       ],
     });

@@ -141,7 +141,7 @@ class Cost extends LookbackWidget {
     q('.per-pass').textContent = grouped(n.perPass);
     q('.mem-head').textContent = megabytes(n.memHead);
     q('.mem-model').textContent = megabytes(n.memModel);
-    const rows = [...new Set([...TABLE, length])].sort((a, b) => a - b);
+    const rows = tableLengths(length);
     q('table.lengths tbody').innerHTML = rows.map((T) => {
       const r = this.numbers(T);
       return `<tr data-length="${T}" class="${T === length ? 'cur' : ''}"><th scope="row">${grouped(T)}</th><td>${grouped(r.perHead)}</td>
@@ -150,9 +150,10 @@ class Cost extends LookbackWidget {
     this.emit('lookback-change', { ...n, counted });
   }
 
+  // The exports run only once the widget is ready (the kit's exported()), so there is a computed length.
   exportData() {
-    const { T: length, counted } = this.current ?? { T: this.T, counted: null };
-    const rows = [...new Set([...TABLE, length])].sort((a, b) => a - b).map((T) => this.numbers(T));
+    const { T: length, counted } = this.current;
+    const rows = tableLengths(length).map((T) => this.numbers(T));
     return {
       json: { length, headsPerLayer: this.heads, layers: this.layers, bytesPerScore: BYTES,
         current: this.numbers(length), countedOnCoreMask: counted, table: rows },
@@ -162,9 +163,9 @@ class Cost extends LookbackWidget {
   }
 
   exportCanvas() {
-    const length = this.current?.T ?? this.T;
+    const length = this.current.T;
     const n = this.numbers(length);
-    const rows = [...new Set([...TABLE, length])].sort((a, b) => a - b);
+    const rows = tableLengths(length);
     return drawReport(this, {
       title: `What full attention costs: ${grouped(length)} tokens, ${this.heads} heads x ${this.layers} layers`,
       blocks: [
@@ -180,6 +181,11 @@ class Cost extends LookbackWidget {
 }
 
 // The score matrix as a square: the lower triangle is computed, the upper one masked.
+// The table's lengths with the one chosen among them, in order.
+function tableLengths(length) {
+  return [...new Set([...TABLE, length])].sort((a, b) => a - b);
+}
+
 function drawTriangle(ctx, w, pal) {
   const s = 100;
   ctx.fillStyle = pal.page;

@@ -326,23 +326,24 @@ class MaskBuilder extends LookbackWidget {
       causal, tokens: tokens.slice(), changedWithMask: this.leak.withMask.map(yes), changedWithoutMask: this.leak.noMask.map(yes) });
   }
 
+  // The exports run only once the widget is ready (the kit's exported()), so the mask, weights and leak test of
+  // the last computation are there.
   exportData() {
-    const { mask, base, tokens } = this.used ?? this;
-    const T = mask.length;
-    const w = this.weights || [];
+    const { mask, base, tokens } = this.used;
+    const T = mask.length, w = this.weights;
     const json = { tokens: base, edited: tokens, mask, causal: this.isCausal(mask),
       weights: mask.map((_, i) => w.slice(i * T, (i + 1) * T)), emptyRows: this.emptyRows,
-      leak: this.leak ? { maxChangeWithMask: this.leak.withMask, maxChangeWithoutMask: this.leak.noMask } : null,
+      leak: { maxChangeWithMask: this.leak.withMask, maxChangeWithoutMask: this.leak.noMask },
       layer: { dModel: D_MODEL, dHead: D_HEAD, seed: this.seed } };
     const csv = [['row', 'word', ...base.map((x, j) => `w_${j + 1}_${x}`), 'change_with_mask', 'change_without_mask'],
       ...base.map((x, i) => [i + 1, x, ...mask[i].map((m, j) => (m ? w[i * T + j] : '-inf')),
-        this.leak?.withMask[i], this.leak?.noMask[i]])];
+        this.leak.withMask[i], this.leak.noMask[i]])];
     return { json, csv };
   }
 
   exportCanvas() {
-    const { mask, base, tokens } = this.used ?? this;
-    const T = mask.length, w = this.weights || [];
+    const { mask, base, tokens } = this.used;
+    const T = mask.length, w = this.weights;
     return drawReport(this, {
       title: 'Mask and weights (equal scores)',
       blocks: [
@@ -352,8 +353,8 @@ class MaskBuilder extends LookbackWidget {
         { text: this.root.querySelector('.verdict').textContent },
         ...(this.emptyRows ? [{ text: this.root.querySelector('.warn').textContent }] : []),
         { table: { caption: `Leak test: ${tokens.join(' ')}`, header: ['position', 'with your mask', 'with no mask'],
-          rows: base.map((_, t) => [`${t + 1} ${tokens[t]}`, this.leak?.withMask[t] > CHANGED ? 'changed' : 'same',
-            this.leak?.noMask[t] > CHANGED ? 'changed' : 'same']) } },
+          rows: base.map((_, t) => [`${t + 1} ${tokens[t]}`, this.leak.withMask[t] > CHANGED ? 'changed' : 'same',
+            this.leak.noMask[t] > CHANGED ? 'changed' : 'same']) } },
       ],
     });
   }

@@ -312,9 +312,10 @@ class QkvPlane extends LookbackWidget {
     this.emit('lookback-change', { ...this.result, query: query.slice(), keys: keys.map((k) => k.slice()) });
   }
 
-  // On screen the points as they are now; in an export, where its numbers were computed.
+  // On screen the points as they are now; in an export (which runs once there is a result), where its numbers
+  // were computed.
   draw(target = this.canvas, cssSize) {
-    const { query, keys } = target === this.canvas ? this : this.result ?? this;
+    const { query, keys } = target === this.canvas ? this : this.result;
     const points = [query, ...keys];
     const selected = points[Math.min(this.selected, points.length - 1)];   // an export's points may be fewer than now
     const size = cssSize || this.canvas.getBoundingClientRect().width || 320;
@@ -398,8 +399,9 @@ class QkvPlane extends LookbackWidget {
     ctx.setLineDash([]);
   }
 
+  // The exports run only once the widget is ready (the kit's exported()), so there is a result.
   exportData() {
-    const r = this.result || { query: this.query, keys: this.keys, temperature: this.temperature, scores: [], weights: [], output: [] };
+    const r = this.result;
     return {
       json: {
         query: r.query, temperature: r.temperature, scale: 'none (plain dot products)',
@@ -416,15 +418,15 @@ class QkvPlane extends LookbackWidget {
     const pic = document.createElement('canvas');
     this.draw(pic, 420);
     const r = this.result;
-    const { query, keys, temperature } = r ?? this;
+    const { query, keys, temperature } = r;
     return drawReport(this, {
       title: 'Query, keys and values on a plane',
       blocks: [
         { picture: snapshot(pic), width: 420, height: 420 },
         { text: `query (${query.join(', ')}), temperature ${fmt(temperature)}` },
         { table: { header: ['key', 'position', 'score', 'weight'],
-          rows: keys.map((k, i) => [this.labels[i], `(${k.join(', ')})`, fmt(r?.scores[i] ?? NaN), fmt(r?.weights[i] ?? NaN, 3)]) } },
-        { text: `output (${(r?.output || []).map((x) => fmt(x, 3)).join(', ')})` },
+          rows: keys.map((k, i) => [this.labels[i], `(${k.join(', ')})`, fmt(r.scores[i]), fmt(r.weights[i], 3)]) } },
+        { text: `output (${r.output.map((x) => fmt(x, 3)).join(', ')})` },
       ],
     });
   }

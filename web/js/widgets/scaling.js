@@ -265,17 +265,18 @@ class Scaling extends LookbackWidget {
     ctx.fillText(`${this.hist.scaled ? 'scaled' : 'raw'} scores, d = ${this.current.d} (the same axis for every d)`, 12, padT);
   }
 
+  // The exports run only once the widget is ready (the kit's exported()), so the width shown has been measured and
+  // drawn; the table of widths may still be filling (or refilling).
   exportData() {
-    const c = this.current;
-    const json = { seed: c ? c.seed : this.seed, queries: c ? c.N : this.N, keys: c ? c.S : this.S, d: c ? c.d : this.d,
-      scaled: this.hist ? this.hist.scaled : this.scaled,
-      averageLargestWeight: c ? { raw: c.avgRaw, scaled: c.avgScaled, even: 1 / c.S } : null,
-      spread: c ? { raw: c.rmsRaw, scaled: c.rmsScaled } : null,
-      histogram: this.hist ? { from: -this.hist.lim, to: this.hist.lim, counts: this.hist.counts, beyond: this.hist.beyond } : null,
+    const c = this.current, h = this.hist;
+    const json = { seed: c.seed, queries: c.N, keys: c.S, d: c.d, scaled: h.scaled,
+      averageLargestWeight: { raw: c.avgRaw, scaled: c.avgScaled, even: 1 / c.S },
+      spread: { raw: c.rmsRaw, scaled: c.rmsScaled },
+      histogram: { from: -h.lim, to: h.lim, counts: h.counts, beyond: h.beyond },
       table: (this.tableRows || []).map((r) => ({ d: r.d, raw: r.avgRaw, scaled: r.avgScaled })) };
     const csv = [['d', 'average_largest_weight_raw', 'average_largest_weight_scaled', 'rms_raw', 'rms_scaled'],
       ...(this.tableRows || []).map((r) => [r.d, r.avgRaw, r.avgScaled, r.rmsRaw, r.rmsScaled])];
-    if (c) csv.push([c.d, c.avgRaw, c.avgScaled, c.rmsRaw, c.rmsScaled]);
+    csv.push([c.d, c.avgRaw, c.avgScaled, c.rmsRaw, c.rmsScaled]);
     return { json, csv };
   }
 
@@ -284,10 +285,10 @@ class Scaling extends LookbackWidget {
     this.draw(pic, 600, 200);
     const c = this.current;
     return drawReport(this, {
-      title: `Scores at width d = ${c?.d ?? this.d} (${c?.N ?? this.N} queries, ${c?.S ?? this.S} keys)`,
+      title: `Scores at width d = ${c.d} (${c.N} queries, ${c.S} keys)`,
       blocks: [
         { picture: snapshot(pic), width: 600, height: 200 },
-        { text: c ? `average largest weight: raw ${fmt(c.avgRaw)}, scaled ${fmt(c.avgScaled)}, even spread ${fmt(1 / c.S)}` : '' },
+        { text: `average largest weight: raw ${fmt(c.avgRaw)}, scaled ${fmt(c.avgScaled)}, even spread ${fmt(1 / c.S)}` },
         { table: { header: ['d', 'raw', 'scaled'], rows: (this.tableRows || []).map((r) => [String(r.d), fmt(r.avgRaw), fmt(r.avgScaled)]) } },
       ],
     });

@@ -283,9 +283,9 @@ class Shuffle extends LookbackWidget {
     this.emit('lookback-change', { order: r.order.slice(), layer: layer, positionsOff: off.change[last], positionsOn: on.change[last] });
   }
 
+  // The exports run only once the widget is ready (the kit's exported()), so there is a result.
   exportData() {
     const r = this.result;
-    if (!r) return { json: {}, csv: [['token']] };
     const json = {
       text: r.text, model: r.source, tokens: r.tokens, order: [0, ...r.order, r.tokens.length - 1],
       shuffledIds: r.shuffledIds, tolerances: { layerRelative: LAYER_TOL, totalVariation: MODEL_TOL },
@@ -302,11 +302,11 @@ class Shuffle extends LookbackWidget {
     return drawReport(this, {
       title: 'The shuffle test',
       blocks: [
-        { text: `in order: ${r?.tokens.map((t) => t.text).join(' | ') ?? ''}` },
-        { text: `shuffled: ${r ? this.shuffledTokens(r).map((t) => t.text).join(' | ') : ''}` },
+        { text: `in order: ${r.tokens.map((t) => t.text).join(' | ')}` },
+        { text: `shuffled: ${this.shuffledTokens(r).map((t) => t.text).join(' | ')}` },
         { text: this.root.querySelector('.result').textContent, size: 13 },
-        { table: { header: ['token', ...RUNS.map((x) => x.label)], rows: (r?.tokens || []).map((t, i) => [t.text,
-          ...RUNS.map((run) => (r ? `${r[run.id].changed[i] ? 'changed' : 'same'}` : ''))]) } },
+        { table: { header: ['token', ...RUNS.map((x) => x.label)], rows: r.tokens.map((t, i) => [t.text,
+          ...RUNS.map((run) => (r[run.id].changed[i] ? 'changed' : 'same'))]) } },
       ],
     });
   }
