@@ -234,10 +234,8 @@ export function formatChanges(f32, other) {
     return { criterion: a.criterion, ...(b.criterion !== a.criterion ? { as_measured: b.criterion } : {}),
       f32: a.value, value: b.value, diff: b.value - a.value, pass: b.pass };
   });
-  const largest = criteria.reduce((m, c) => (Math.abs(c.diff) > Math.abs(m.diff) ? c : m));
   return { validation_loss_nats: other.validation.sprout.loss_nats,
-    validation_loss_diff: other.validation.sprout.loss_nats - f32.validation.sprout.loss_nats,
-    criteria, largest_change: { criterion: largest.criterion, diff: largest.diff } };
+    validation_loss_diff: other.validation.sprout.loss_nats - f32.validation.sprout.loss_nats, criteria };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
