@@ -26,13 +26,8 @@ struct AttentionArgs {
   std::vector<std::uint8_t> mask;  // [T,S] or empty
 };
 
-// shape: a Float64Array [T, S, heads, kvHeads, d, scale, temperature, causal (0 or 1)] (the JS API builds it: one
-// array read instead of a property read per option), checked.
-inline AttentionShape attention_shape(const char* fn, const val& shape) {
-  double s[8];
-  if (!shape.instanceof(val::global("Float64Array")) || shape["length"].as<std::size_t>() != 8)
-    fail(fn, ": the shape must be a Float64Array [T, S, heads, kvHeads, d, scale, temperature, causal]");
-  val(emscripten::typed_memory_view(8, s)).call<void>("set", shape);
+// s: [T, S, heads, kvHeads, d, scale, temperature, causal (0 or 1)], checked.
+inline AttentionShape attention_shape(const char* fn, const double* s) {
   AttentionShape a{};
   a.T = int_arg(fn, "T", s[0], 1);
   a.S = int_arg(fn, "S", s[1], 1);
@@ -46,6 +41,16 @@ inline AttentionShape attention_shape(const char* fn, const val& shape) {
   a.causal = s[7] != 0;
   if (a.causal && a.S < a.T) fail(fn, ": causal attention needs S >= T (got S=", a.S, ", T=", a.T, ")");
   return a;
+}
+
+// The same from a Float64Array of those eight numbers (the JS API builds it: one array read instead of a
+// property read per option).
+inline AttentionShape attention_shape(const char* fn, const val& shape) {
+  double s[8];
+  if (!shape.instanceof(val::global("Float64Array")) || shape["length"].as<std::size_t>() != 8)
+    fail(fn, ": the shape must be a Float64Array [T, S, heads, kvHeads, d, scale, temperature, causal]");
+  val(emscripten::typed_memory_view(8, s)).call<void>("set", shape);
+  return attention_shape(fn, s);
 }
 
 // That q, k, v's largest magnitudes (mq, mk, mv) keep every score and every weighted sum of v inside float32.

@@ -130,13 +130,23 @@ val attention_stage_js(double n) {
   });
 }
 
-// Attention on the staged q, k, v (the JS API has checked that they are Float32Arrays of the right lengths).
-// Returns the rows with no visible key.
-val attention_staged_js(val shape, val mask, bool want) {
+// The staged call's shape, [T, S, heads, kvHeads, d, scale, temperature, causal], written by the JS API into
+// this array of the module's memory (reading a Float64Array argument through Embind cost more than the rest of
+// a small call's checks).
+double* attention_shape_stage() {
+  static double shape[8];
+  return shape;
+}
+
+val attention_shape_stage_js() { return val(emscripten::typed_memory_view(8, attention_shape_stage())); }
+
+// Attention on the staged shape, q, k and v (the JS API has checked that they are Float32Arrays of the right
+// lengths). Returns the rows with no visible key.
+val attention_staged_js(val mask, bool want) {
   return guarded([&] {
     const char* fn = "attention";
     static std::vector<std::uint8_t> m;
-    const AttentionShape a = attention_shape(fn, shape);
+    const AttentionShape a = attention_shape(fn, attention_shape_stage());
     const Staged x(fn, a, want);
     if (attention_stage().size() < x.size())
       fail(fn, ": the staging buffer holds ", double(attention_stage().size()), " floats; this call needs ", double(x.size()));
@@ -235,6 +245,7 @@ EMSCRIPTEN_BINDINGS(lookback_core) {
   emscripten::function("attention", &attention_js);
   emscripten::constant("maxElements", double(kMaxElements));  // the most elements of one tensor argument
   emscripten::function("attentionStage", &attention_stage_js);
+  emscripten::function("attentionShapeStage", &attention_shape_stage_js);
   emscripten::function("attentionStaged", &attention_staged_js);
   emscripten::function("gemm", &gemm_js);
   emscripten::function("dot", &dot_js);

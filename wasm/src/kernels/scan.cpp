@@ -24,13 +24,17 @@ namespace {
 // (then `m` is not set).
 bool max_abs_if_finite(const float* x, std::size_t n, float* m) {
   const v128_t abs = wasm_i32x4_splat(0x7fffffff);
-  v128_t m0 = wasm_i32x4_splat(0), m1 = m0;
+  // four running maxima: with two, each waited on the previous max (5.8 against 4.0 us over 300 kB in cache)
+  v128_t m0 = wasm_i32x4_splat(0), m1 = m0, m2 = m0, m3 = m0;
   std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
+  for (; i + 16 <= n; i += 16) {
     m0 = wasm_i32x4_max(m0, wasm_v128_and(wasm_v128_load(x + i), abs));
     m1 = wasm_i32x4_max(m1, wasm_v128_and(wasm_v128_load(x + i + 4), abs));
+    m2 = wasm_i32x4_max(m2, wasm_v128_and(wasm_v128_load(x + i + 8), abs));
+    m3 = wasm_i32x4_max(m3, wasm_v128_and(wasm_v128_load(x + i + 12), abs));
   }
-  m0 = wasm_i32x4_max(m0, m1);
+  for (; i + 4 <= n; i += 4) m0 = wasm_i32x4_max(m0, wasm_v128_and(wasm_v128_load(x + i), abs));
+  m0 = wasm_i32x4_max(wasm_i32x4_max(m0, m1), wasm_i32x4_max(m2, m3));
   std::int32_t bits = std::max(std::max(wasm_i32x4_extract_lane(m0, 0), wasm_i32x4_extract_lane(m0, 1)),
                                std::max(wasm_i32x4_extract_lane(m0, 2), wasm_i32x4_extract_lane(m0, 3)));
   for (; i < n; ++i) {

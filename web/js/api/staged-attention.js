@@ -1,14 +1,16 @@
 // The fast path of lb.attention: q, k and v, when they are Float32Arrays of exactly the sizes the shape asks for,
-// are copied straight into the core's staging buffer and the output (and weights) read straight out of it, so the
-// bindings make no JS objects per array. Anything else (a wrong length, a bad `out`, an array that is not a
-// Float32Array) returns null and the caller takes the checked path, whose error messages name the argument. Values
-// (NaN, Infinity, float32 range) and the shape are checked by the core either way.
+// are copied straight into the core's staging buffer (the shape into one of eight doubles) and the output (and
+// weights) read straight out of it, so the bindings make no JS objects per array. Anything else (a wrong length,
+// a bad `out`, an array that is not a Float32Array) returns null and the caller takes the checked path, whose
+// error messages name the argument. Values (NaN, Infinity, float32 range) and the shape are checked by the core
+// either way.
 import { stagingView } from './staging-view.js';
 
 export function stagedAttention(M, checked) {
   const MAX_ELEMENTS = M.maxElements;  // the core's limit on one tensor argument
   if (!Number.isInteger(MAX_ELEMENTS)) throw new Error('lookback: the core module does not match this API (no maxElements); rebuild it');
   const view = stagingView((n) => checked(M.attentionStage(n)));
+  const shapeView = stagingView(() => M.attentionShapeStage());  // 8 doubles the call reads its shape from
   // q, k, v: Float32Arrays; o: the options (shape, mask, weights, out) as attentionOptions made them.
   return (q, k, v, o) => {
     const sh = o.shape, T = sh[0], S = sh[1], H = sh[2], Hkv = sh[3], D = sh[4];  // indexed: no iterator
@@ -23,7 +25,8 @@ export function stagedAttention(M, checked) {
     s.set(q, 0);
     s.set(k, nq);
     s.set(v, nq + nk);
-    const emptyRows = checked(M.attentionStaged(sh, o.mask, !!o.weights));
+    shapeView(8).set(sh);  // after the floats' view: making that one can grow the memory
+    const emptyRows = checked(M.attentionStaged(o.mask, !!o.weights));
     s = view(need, need);  // the same view, unless the call grew the memory (an unshared buffer is then detached)
     const at = nq + 2 * nk;
     const output = out ? out : new Float32Array(nq);
