@@ -227,9 +227,9 @@ class CounterfactualWidget extends ModelWidget {
   }
 
   exportData() {
-    const r = this.result ?? {};
+    const r = this.result;
     const rows = [['rank', 'before_token', 'before_p', 'after_token', 'after_p']];
-    (r.before ?? []).forEach((t, i) => rows.push([i + 1, t.token, t.p, r.after[i]?.token, r.after[i]?.p]));
+    r.before.forEach((t, i) => rows.push([i + 1, t.token, t.p, r.after[i].token, r.after[i].p]));
     return { json: r, csv: rows };
   }
 

@@ -46,6 +46,7 @@ class NextTokenWidget extends ModelWidget {
   constructor() {
     super();
     this.top = [];
+    this.topFor = null;  // the model, text and settings of this.top (set by compute)
     this.generated = null;
     this.running = null;
   }
@@ -132,6 +133,7 @@ class NextTokenWidget extends ModelWidget {
       mass += t.p;
       return { ...t, inTopP: temperature > 0 && inside };
     });
+    // (the box and sliders may be newer than the rows shown: the exports name what the rows are of)
     this.topFor = { model: model.label, text, temperature, topP };
     this.root.querySelector('.model-name').textContent = model.label;
     this.root.querySelector('.model-size').textContent = `(${model.info.config.n_layers} layers × ${model.info.config.n_heads} heads, `
@@ -217,13 +219,8 @@ class NextTokenWidget extends ModelWidget {
     });
   }
 
-  // The model, text and settings the rows shown were computed with (the box and sliders may be newer).
-  rowsFor() {
-    return this.topFor ?? { model: this.modelInfo?.label ?? null, text: this.textBox.value, ...this.settings };
-  }
-
   exportData() {
-    const { model, text, temperature, topP } = this.rowsFor();
+    const { model, text, temperature, topP } = this.topFor;
     return {
       json: { model, text, temperature, topP, top: this.top,
         generated: this.generated },
@@ -232,8 +229,8 @@ class NextTokenWidget extends ModelWidget {
   }
 
   exportCanvas() {
-    const { model, text } = this.rowsFor();
-    const blocks = [{ text: `Model: ${model ?? ''}` }, { text, bold: true },
+    const { model, text } = this.topFor;
+    const blocks = [{ text: `Model: ${model}` }, { text, bold: true },
       { table: { caption: this.root.querySelector('caption').textContent, header: ['next token', 'probability'],
         rows: this.top.map((t) => [JSON.stringify(t.token), fmt(t.p, 3)]) } }];
     if (this.generated) blocks.push({ text: `Generated (seed ${this.generated.seed}): ${this.generated.prompt}${this.generated.text}` });
