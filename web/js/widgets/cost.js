@@ -180,12 +180,12 @@ class Cost extends LookbackWidget {
   }
 }
 
-// The score matrix as a square: the lower triangle is computed, the upper one masked.
 // The table's lengths with the one chosen among them, in order.
 function tableLengths(length) {
   return [...new Set([...TABLE, length])].sort((a, b) => a - b);
 }
 
+// The score matrix as a square: the lower triangle is computed, the upper one masked.
 function drawTriangle(ctx, w, pal) {
   const s = 100;
   ctx.fillStyle = pal.page;
