@@ -24,7 +24,7 @@ function files(dir, ext) {
 }
 const rel = (p) => relative(ROOT, p).split('\\').join('/');
 
-// The web/js layer of a file under web/ ('api', 'worker', 'chapter', 'widgets', 'cli', or the file's own name).
+// The web/js layer of a file under web/ ('api', 'worker', 'chapter', 'widgets', 'figures', 'cli', or the file's own name).
 function webLayer(path) {
   const r = rel(path);
   const m = /^web\/js\/([^/]+)\//.exec(r);
@@ -60,6 +60,14 @@ test('JS: the API imports nothing above it; the worker nothing from widgets or t
   const above = { api: ['worker', 'chapter', 'widgets', 'cli'], worker: ['chapter', 'widgets', 'cli'] };
   const bad = jsEdges().filter((e) => above[webLayer(e.from)]?.includes(webLayer(e.to)));
   assert.deepEqual(bad, []);
+});
+
+test('JS: the figures import nothing outside web/js/figures (so they run in Node and a page alike)', () => {
+  const figures = jsEdges().filter((e) => webLayer(e.from) === 'figures');
+  assert.ok(figures.length > 0, 'the figures module was scanned');
+  assert.deepEqual(figures.filter((e) => webLayer(e.to) !== 'figures'), []);
+  const bare = files('web/js/figures', ['.js']).filter((f) => jsImports(readFileSync(f, 'utf8')).some((s) => !s.startsWith('.'))).map(rel);
+  assert.deepEqual(bare, [], 'no package or node: built-in either');
 });
 
 test('JS: only the API loads the WebAssembly module', () => {

@@ -1,0 +1,49 @@
+// The pieces every figure is written with: escaping, numbers as the SVG text writes them, text widths in the
+// bundled fonts (DejaVu Sans and DejaVu Sans Mono, so a figure lays out the same in Node, a page and the PNG
+// rasteriser), and the standalone <svg> document with its accessible <title> and <desc>. No ids anywhere (a page
+// may hold many figures). Not a DOM: strings in, strings out.
+
+export const FONT = "'DejaVu Sans', Verdana, 'Segoe UI', sans-serif";
+export const MONO = "'DejaVu Sans Mono', Menlo, Consolas, monospace";
+export const INK = '#1d1d1f';
+export const MUTED = '#55555f';
+export const RULE = '#d6d5cc';
+export const ACCENT_2 = '#b03325';   // the query's outline, as the page's second accent
+export const PAPER = '#ffffff';
+
+export function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
+/** a coordinate: at most two decimals, no "-0" */
+export function px(x) {
+  const r = Math.round(x * 100) / 100;
+  return String(Object.is(r, -0) ? 0 : r);
+}
+
+/** fixed-point text without "-0.00" */
+export function fixed(x, digits = 2) {
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '-∞' : 'NaN';
+  const s = x.toFixed(digits);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
+}
+
+// DejaVu Sans Mono advances every glyph 0.602 em; DejaVu Sans averages about 0.6 em over lower-case text with
+// digits, and labels are laid out with that (rounded up) so they never overrun.
+export const monoWidth = (text, size) => [...String(text)].length * 0.602 * size;
+export const textWidth = (text, size, bold = false) => [...String(text)].length * (bold ? 0.66 : 0.6) * size;
+
+/** <text> at (x, y): anchor 'start' | 'middle' | 'end'; extra attributes as an object */
+export function text(x, y, content, { size = 12, anchor = 'start', weight, fill = INK, mono = false, attrs = {} } = {}) {
+  const a = Object.entries(attrs).map(([k, v]) => ` ${k}="${esc(v)}"`).join('');
+  return `<text x="${px(x)}" y="${px(y)}" font-size="${size}"${anchor !== 'start' ? ` text-anchor="${anchor}"` : ''}${
+    weight ? ` font-weight="${weight}"` : ''}${fill !== INK ? ` fill="${fill}"` : ''}${mono ? ` font-family="${esc(MONO)}"` : ''}${a}>${esc(content)}</text>`;
+}
+
+/** a standalone SVG document: width × height user units, an accessible title and description */
+export function svgDocument({ width, height, title, desc, body, kind }) {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${px(width)}" height="${px(height)}" viewBox="0 0 ${px(width)} ${px(height)}" `
+    + `role="img" class="lookback-figure" data-figure="${esc(kind)}" font-family="${esc(FONT)}" fill="${INK}">`
+    + `<title>${esc(title)}</title><desc>${esc(desc)}</desc>`
+    + `<rect class="paper" width="${px(width)}" height="${px(height)}" fill="${PAPER}"/>${body}</svg>`;
+}
