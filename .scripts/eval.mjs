@@ -70,7 +70,7 @@ function formatsTable(card) {
     `| validation loss, Sprout (nats/token) | ${fmt(card.validation.sprout.loss_nats, 4)} | ${fmt(w.f16.validation_loss_nats, 4)} | ${fmt(w.q8.validation_loss_nats, 4)} |`];
 }
 
-// The README's model block (between the model-card markers): the card's acceptance and losses, and how it was trained.
+// The model block of web/docs/models.md (between the model-card markers): the card's acceptance and losses, and how it was trained.
 export function readmeBlock(card) {
   const v = card.validation, t = card.training?.recipe;
   const need = (a) => a.need.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
@@ -101,12 +101,12 @@ function formatsLine(card) {
     line('f16'), line('q8')];
 }
 
-// Replaces the README's model block with readmeBlock(card).
+// Replaces the model block of web/docs/models.md with readmeBlock(card).
 function syncReadme(card) {
-  const path = `${root}README.md`;
+  const path = `${root}web/docs/models.md`;
   const readme = readFileSync(path, 'utf8');
   const re = /(<!-- model-card:start -->\n)[\s\S]*?(<!-- model-card:end -->)/;
-  if (!re.test(readme)) fail('README.md has no model-card markers');
+  if (!re.test(readme)) fail('web/docs/models.md has no model-card markers');
   writeFileSync(path, readme.replace(re, (_, a, b) => `${a}${readmeBlock(card)}\n${b}`));
 }
 

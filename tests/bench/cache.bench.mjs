@@ -1,4 +1,4 @@
-// How far a result after a cached prefix is from a fresh pass (README, "Each loaded model keeps one cache"):
+// How far a result after a cached prefix is from a fresh pass (web/docs/api.md, "The cache"):
 // three short stories, each cut after every token; for every cut, the full text's logits from a model that
 // just ran the cut (the prefix reused) against a fresh pass. Prints the largest absolute difference and the
 // largest relative to 1 + |logit|. Run: node tests/bench/cache.bench.mjs

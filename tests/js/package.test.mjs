@@ -41,7 +41,7 @@ test('the tarball holds what users need and no sources, tests or scripts', () =>
     'web/vendor/katex/katex.mjs', 'web/lookback.js', 'web/lookback.d.ts',
     'web/models/sprout/model.safetensors', 'web/models/sprout/card.json', 'web/js/api/index.d.ts',
     'web/js/api/node.js', 'web/js/worker/worker.js', 'web/js/worker/remote-model.js', 'web/js/cli/lookback.mjs',
-    'web/index.html', 'web/embed.html']) {
+    'web/index.html', 'web/embed.html', 'web/docs/api.md', 'web/docs/embedding.md']) {
     assert.ok(files.includes(need), `${need} is in the tarball`);
   }
   const unwanted = files.filter((f) => /\.(cpp|hpp|h|cc|ts)$/.test(f) && !f.endsWith('.d.ts')

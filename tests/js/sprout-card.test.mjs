@@ -67,11 +67,11 @@ test('the card\'s compact-format rows come from Sprout loaded in those formats (
     }
   });
 
-test('the README\'s model block is the one npm run eval writes from the card', { skip }, async () => {
+test('the model block of web/docs/models.md is the one npm run eval writes from the card', { skip }, async () => {
   const { readmeBlock } = await import('../../.scripts/eval.mjs');
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../web/docs/models.md', import.meta.url), 'utf8');
   const block = readme.match(/<!-- model-card:start -->\n([\s\S]*?)\n<!-- model-card:end -->/);
-  assert.ok(block, 'README has the model-card markers');
+  assert.ok(block, 'web/docs/models.md has the model-card markers');
   assert.equal(block[1], readmeBlock(card));
 });
 

@@ -7,7 +7,7 @@
 import { options } from './options.js';
 
 export const MODEL_DEFAULTS = Object.freeze({ layers: 2, mlp: false, dim: 64, heads: 2, seqLen: 32 });
-// The defaults grow an induction head in a few hundred steps (README, "Live training"): many distinct tokens and
+// The defaults grow an induction head in a few hundred steps (web/docs/models.md, "Live training: why the defaults"): many distinct tokens and
 // first copies of varied length (repeatMin/repeatMax 0: 10 to 16 at 32 tokens).
 export const TRAIN_DEFAULTS = Object.freeze({
   task: 'induction', alphabet: 188, repeatMin: 0, repeatMax: 0, steps: 1000, batch: 16, lr: 3e-3, warmup: 50,

@@ -1,0 +1,123 @@
+// The documentation holds: README stays a short first read with nothing dated, every link of README.md and
+// web/docs/*.md resolves (files and #anchors, as a git host renders them), and every command of README's quick
+// starts runs: each js block as a Node script importing the package, each `npx lookback` line through the CLI.
+// Not a check of the prose itself.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const docsDir = join(root, 'web/docs');
+const pages = [join(root, 'README.md'), ...readdirSync(docsDir).filter((f) => f.endsWith('.md')).map((f) => join(docsDir, f))];
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+// The anchor a git host gives a heading: lower case, punctuation dropped, spaces to hyphens.
+export function slug(heading) {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+}
+
+function anchors(markdown) {
+  const out = new Set();
+  for (const m of stripCode(markdown).matchAll(/^#{1,6}\s+(.+)$/gm)) out.add(slug(m[1]));
+  return out;
+}
+
+function stripCode(markdown) {
+  return markdown.replace(/^```[\s\S]*?^```/gm, '');
+}
+
+// [text](target) links outside code, with the line they are on.
+export function links(markdown) {
+  const out = [];
+  for (const m of stripCode(markdown).replace(/`[^`\n]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) out.push(m[1]);
+  return out;
+}
+
+test('README is a first read: at most 350 lines, nothing dated', () => {
+  const lines = readme.split('\n').length;
+  assert.ok(lines <= 350, `README.md has ${lines} lines`);
+  const dated = readme.match(/\b20\d\d-\d\d-\d\d\b|\b\d\d:\d\d UTC\b/);
+  assert.equal(dated, null, `README.md holds a date: ${dated?.[0]}`);
+});
+
+test('every page the README promises exists', () => {
+  for (const page of ['api', 'embedding', 'models', 'cli', 'architecture', 'benchmarks', 'reliability'])
+    assert.ok(existsSync(join(docsDir, `${page}.md`)), `web/docs/${page}.md`);
+});
+
+test('every link of README.md and web/docs/*.md resolves, anchors included', () => {
+  const bad = [];
+  for (const page of pages) {
+    const text = readFileSync(page, 'utf8');
+    for (const link of links(text)) {
+      if (/^[a-z]+:/i.test(link)) {
+        bad.push(`${relative(root, page)}: ${link} (the docs link only inside the project)`);
+        continue;
+      }
+      const [path, hash] = link.split('#');
+      const target = path ? resolve(dirname(page), decodeURIComponent(path)) : page;
+      if (!target.startsWith(root) || !existsSync(target)) {
+        bad.push(`${relative(root, page)}: ${link} (no such file)`);
+        continue;
+      }
+      if (hash !== undefined) {
+        if (!statSync(target).isFile() || !target.endsWith('.md')) bad.push(`${relative(root, page)}: ${link} (an anchor into a non-markdown file)`);
+        else if (!anchors(readFileSync(target, 'utf8')).has(hash)) bad.push(`${relative(root, page)}: ${link} (no heading #${hash})`);
+      }
+    }
+  }
+  assert.deepEqual(bad, []);
+});
+
+test('the links check itself finds a broken link and a broken anchor', () => {
+  assert.deepEqual(links('see [a](web/docs/api.md#threads) and `[b](x.md)`\n```\n[c](y.md)\n```\n'), ['web/docs/api.md#threads']);
+  assert.equal(slug("Models in the page, and the reader's own"), 'models-in-the-page-and-the-readers-own');
+  assert.equal(slug('Weight formats, progress, long texts'), 'weight-formats-progress-long-texts');
+  assert.ok(!anchors('# A\n## B c\n').has('b'));
+});
+
+// The quick starts' code blocks, in README order.
+function blocks(lang) {
+  return [...readme.matchAll(new RegExp('^```' + lang + '\\n([\\s\\S]*?)^```', 'gm'))].map((m) => m[1]);
+}
+
+test('every js block of the README runs as a Node script importing the package', { timeout: 120_000 }, () => {
+  const js = blocks('js').filter((b) => /from 'lookback'/.test(b) && !/lookback\/widgets/.test(b));
+  assert.ok(js.length >= 2, 'README has the script writer\'s blocks');
+  // Inside the package folder, so that `import 'lookback'` resolves to this checkout as it does after an install.
+  const dir = join(root, '.build/docs-quickstart');
+  mkdirSync(dir, { recursive: true });
+  try {
+    for (const [i, code] of js.entries()) {
+      const file = join(dir, `block-${i}.mjs`);
+      writeFileSync(file, code);
+      const out = execFileSync(process.execPath, [file], { encoding: 'utf8', timeout: 100_000 });
+      assert.ok(out.trim().length > 0, `block ${i} printed nothing`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every npx lookback and npm command in the README\'s sh blocks exists and runs', { timeout: 120_000 }, () => {
+  const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
+  const lines = blocks('sh').flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+  let ran = 0;
+  for (const line of lines) {
+    const npm = line.match(/^npm (?:run )?([a-z-]+)$/) ?? line.match(/^npm run ([a-z-]+)/);
+    if (npm) {
+      assert.ok(npm[1] === 'test' || npm[1] === 'start' || scripts[npm[1]], `package.json has the script of: ${line}`);
+      continue;
+    }
+    const npx = line.match(/^npx lookback (.*)$/);
+    assert.ok(npx, `a README command the test does not know how to run: ${line}`);
+    const args = [...npx[1].matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
+    const out = execFileSync(process.execPath, [join(root, 'web/js/cli/lookback.mjs'), ...args], { encoding: 'utf8', timeout: 100_000 });
+    assert.ok(out.trim().length > 0, `${line} printed nothing`);
+    ran += 1;
+  }
+  assert.ok(ran >= 1, 'README shows the command line');
+});
