@@ -121,3 +121,13 @@ test('every npx lookback and npm command in the README\'s sh blocks exists and r
   }
   assert.ok(ran >= 1, 'README shows the command line');
 });
+
+test('every widget attribute is described in its JSDoc, and embedding.md holds the table generated from them', async () => {
+  const { manifest, embeddingWithTable, EMBEDDING } = await import('../../.scripts/custom-elements.mjs');
+  const m = manifest();
+  const undocumented = m.modules.flatMap((mod) => mod.declarations.flatMap((d) =>
+    d.attributes.filter((a) => !a.description).map((a) => `${d.tagName} ${a.name} (${mod.path})`)));
+  assert.deepEqual(undocumented, [], 'each observed attribute has an `@attr name - text` line above its class');
+  const text = readFileSync(EMBEDDING, 'utf8');
+  assert.equal(text, embeddingWithTable(text, m), 'web/docs/embedding.md is what `node .scripts/custom-elements.mjs` writes');
+});

@@ -89,6 +89,16 @@ function source(file) {
 
 const list = (a, dg = 2) => `[${Array.from(a, (x) => fmt(x, dg)).join(', ')}]`;
 
+/**
+ * @attr words - the tokens' labels, JSON, as the worked example
+ * @attr x - the token vectors, JSON matrix, as the worked example
+ * @attr wq - the query projection, JSON matrix
+ * @attr wk - the key projection, JSON matrix
+ * @attr wv - the value projection, JSON matrix
+ * @attr query - the query row followed, from 0
+ * @attr causal - `true` (default) or `false`
+ * @attr step - the source line the walk is on, from 0
+ */
 class CodeWalk extends LookbackWidget {
   static css = CSS;
   static observedAttributes = ['words', 'x', 'wq', 'wk', 'wv', 'query', 'causal', 'step'];

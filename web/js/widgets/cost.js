@@ -30,6 +30,11 @@ table.lengths td { white-space: nowrap; }
 tr.cur { background: color-mix(in srgb, var(--lb-accent) 14%, transparent); }
 `;
 
+/**
+ * @attr length - the text length in tokens, snapped to the nearest row of the table (default 512)
+ * @attr heads - heads per layer
+ * @attr layers - how many layers
+ */
 class Cost extends LookbackWidget {
   static css = CSS;
   static observedAttributes = ['length', 'heads', 'layers'];

@@ -43,6 +43,18 @@ function shownRows(rows) {
   return [...all.filter((row) => row.edited), ...others].sort((x, y) => x.i - y.i);
 }
 
+/**
+ * @attr example - a built-in story: `doll` (default), `kite`, `boat`
+ * @attr edit - `swap` (default), `remove` or `neutral`
+ * @attr replacement - the word the edit puts in
+ * @attr story - a story of your own instead of the examples
+ * @attr answer - with `story`: the word the story recalls
+ * @attr swap - with `story`: the swap, `"word>replacement"`
+ * @attr neutral - with `story`: a neutral edit, `"word>replacement"`
+ * @attr heads - how many heads are listed, 1 to 6 (default 2)
+ * @attr top - rows of next tokens, 3 to 10 (default 5)
+ * @attr model - the model: `sprout`, `window` or `current` (default)
+ */
 class CounterfactualWidget extends ModelWidget {
   static css = CSS;
   static observedAttributes = ['example', 'edit', 'replacement', 'story', 'answer', 'swap', 'neutral', 'heads', 'top', 'model'];

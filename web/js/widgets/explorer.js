@@ -35,6 +35,15 @@ const clampInt = (v, lo, hi, d) => {
   return Number.isFinite(n) ? Math.max(lo, Math.min(hi, n)) : d;
 };
 
+/**
+ * @attr text - the text whose attention is shown
+ * @attr example - a built-in text instead: `pronoun`, `made-up`, `recall`
+ * @attr layer - the layer, counting from 1
+ * @attr head - the head, counting from 1, or `all` (the layer's average)
+ * @attr token - the query token, by position (0 = the start mark ◆)
+ * @attr query-text - the query token, by its text
+ * @attr model - the model: `sprout`, `window` or `current` (default)
+ */
 class Explorer extends ModelWidget {
   static css = CSS;
   static observedAttributes = ['text', 'example', 'layer', 'head', 'token', 'query-text', 'model'];

@@ -19,6 +19,10 @@ td.live { color: var(--lb-accent); }
 th small { font-weight: 400; color: var(--lb-muted); }
 `;
 
+/**
+ * @attr stories - how many of the card's held-out stories the live recompute uses
+ * @attr model - the model: `sprout`, `window` or `current` (default)
+ */
 class Habits extends ModelWidget {
   static css = CSS;
   static observedAttributes = ['stories', 'model'];

@@ -24,6 +24,11 @@ select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-ra
 details { margin-top: .5rem; }
 `;
 
+/**
+ * @attr text - the text whose attention maps are drawn
+ * @attr sort - `layer` (default), `previous_token`, `start_mark` or `induction`
+ * @attr model - the model: `sprout`, `window` or `current` (default)
+ */
 class HeadsGrid extends ModelWidget {
   static css = CSS;
   static observedAttributes = ['text', 'sort', 'model'];

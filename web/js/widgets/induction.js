@@ -23,6 +23,11 @@ function find(ids, part, from = 0) {
   return -1;
 }
 
+/**
+ * @attr name - the made-up name
+ * @attr template - the text, with `{name}` at least twice
+ * @attr model - the model: `sprout`, `window` or `current` (default)
+ */
 class Induction extends ModelWidget {
   static css = CSS;
   static observedAttributes = ['name', 'template', 'model'];

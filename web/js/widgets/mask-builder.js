@@ -36,6 +36,12 @@ h3.sub { margin: .8rem 0 .2rem; font-size: .95rem; }
 select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-radius: 6px; min-height: 34px; }
 `;
 
+/**
+ * @attr size - how many tokens, 2 to 8 (default 4)
+ * @attr words - the tokens' labels, JSON `["...", ...]`
+ * @attr mask - `causal` (default), `full`, `diagonal`, `none` or a JSON grid of 0/1
+ * @attr seed - the random seed of the scores (default 7)
+ */
 class MaskBuilder extends LookbackWidget {
   static css = CSS;
   static observedAttributes = ['size', 'words', 'mask', 'seed'];

@@ -39,6 +39,16 @@ const num = (el, name, fallback, lo, hi) => {
   return el.hasAttribute(name) && Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
 };
 
+/**
+ * @attr text - the prompt
+ * @attr temperature - 0 to 2 (0: always the most probable token)
+ * @attr top-p - sample only from the most probable tokens holding this mass
+ * @attr seed - the same seed and settings give the same text
+ * @attr tokens - how many tokens to generate, up to 256
+ * @attr top - how many rows the table of next tokens lists
+ * @attr model - the model: `sprout`, `window` or `current` (default)
+ * @attr no-picker - present: no "Use your own model" box
+ */
 class NextTokenWidget extends ModelWidget {
   static css = CSS;
   static observedAttributes = ['text', 'temperature', 'top-p', 'seed', 'tokens', 'top', 'model', 'no-picker'];

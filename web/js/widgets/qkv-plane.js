@@ -48,6 +48,13 @@ label.temp input { flex: 1 1 8rem; }
 tr.sum td { border-bottom: 0; color: var(--lb-muted); }
 `;
 
+/**
+ * @attr query - the query vector, JSON `[x, y]`
+ * @attr keys - the keys, JSON `[[x, y], ...]`, 1 to 8 of them
+ * @attr labels - a label per key, JSON `["...", ...]`
+ * @attr values - a value per key, JSON `[[a, b, c], ...]` (three numbers each)
+ * @attr temperature - the softmax temperature, above 0 (default 1)
+ */
 class QkvPlane extends LookbackWidget {
   static css = CSS;
   static observedAttributes = ['query', 'keys', 'labels', 'values', 'temperature'];

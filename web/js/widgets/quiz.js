@@ -103,6 +103,10 @@ label.opt.wrong { border-color: var(--lb-accent-2); }
 `;
 
 
+/**
+ * @attr set - a built-in question set (such as `sinks`, `mask`)
+ * @attr quiz-id - the key under which answers are kept in localStorage (default: the set)
+ */
 class Quiz extends LookbackWidget {
   static css = CSS;
   static observedAttributes = ['set', 'quiz-id'];

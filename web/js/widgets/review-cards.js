@@ -49,6 +49,10 @@ const CSS = `
 .actions { display: flex; flex-wrap: wrap; gap: .4rem; margin-top: .6rem; }
 `;
 
+/**
+ * @attr set - a built-in deck
+ * @attr deck-id - the key under which progress is kept in localStorage (default: the set)
+ */
 class ReviewCards extends LookbackWidget {
   static css = CSS;
   static observedAttributes = ['set', 'deck-id'];

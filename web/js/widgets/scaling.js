@@ -27,6 +27,13 @@ table.fixed { min-width: 17rem; }
 summary { cursor: pointer; color: var(--lb-muted); }
 `;
 
+/**
+ * @attr d - the vector width, snapped to the nearest width the widget offers (default 32)
+ * @attr scaled - present (and not `false`): scores divided by √d
+ * @attr seed - the random seed of the sampled vectors (default 1)
+ * @attr queries - how many random queries are sampled, 10 to 5000 (default 1000)
+ * @attr keys - keys per query, 2 to 256 (default 16)
+ */
 class Scaling extends LookbackWidget {
   static css = CSS;
   static observedAttributes = ['d', 'scaled', 'seed', 'queries', 'keys'];

@@ -39,6 +39,12 @@ label.text { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; ma
 label.text input { flex: 1 1 14rem; }
 `;
 
+/**
+ * @attr text - the text shuffled
+ * @attr seed - the seed of the shuffle (default 1)
+ * @attr model - a bundled model (default `sprout`)
+ * @attr order - the order, JSON: 1-based positions of the tokens between the start mark and the last token
+ */
 class Shuffle extends LookbackWidget {
   static css = CSS;
   static observedAttributes = ['text', 'seed', 'model', 'order'];

@@ -47,6 +47,14 @@ canvas.plot { width: 100%; height: auto; display: block; background: var(--lb-pa
 const tokenText = (id) => (id === 0 ? '◆' : id === 1 ? '◇' : String.fromCharCode(id - 2));
 const best = (scores) => scores.reduce((b, v, i) => (v > scores[b] ? i : b), 0);
 
+/**
+ * @attr task - `induction` (default), `previous` or `corpus`
+ * @attr layers - 1 or 2 (default)
+ * @attr mlp - present (and not `false`): the layers have MLPs
+ * @attr lr - the learning rate: 0.001, 0.003 or 0.01
+ * @attr seed - the seed of the weights and rows (default 1)
+ * @attr steps - how many optimiser steps a run takes
+ */
 class Training extends LookbackWidget {
   static css = CSS;
   static observedAttributes = ['task', 'layers', 'mlp', 'lr', 'seed', 'steps'];

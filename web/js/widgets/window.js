@@ -29,6 +29,12 @@ label.pos input { flex: 1 1 10rem; }
 td.t { font-family: var(--lb-mono); white-space: pre; }
 `;
 
+/**
+ * @attr size - the window in tokens (default: the window model's window)
+ * @attr story - the story whose last word is predicted
+ * @attr answer - the word the story needs (default `doll`)
+ * @attr model - the model: `sprout`, `window` or `current` (default)
+ */
 class WindowWidget extends ModelWidget {
   static css = CSS;
   static observedAttributes = ['size', 'story', 'answer', 'model'];

@@ -36,6 +36,15 @@ table.num tr.sel td { background: color-mix(in srgb, var(--lb-accent) 12%, trans
 h3.step-title { margin: .3rem 0; font-size: .95rem; }
 `;
 
+/**
+ * @attr words - the tokens' labels, JSON `["...", ...]`, one per row of `x`
+ * @attr x - the token vectors, JSON matrix `[T][d]`
+ * @attr wq - the query projection, JSON matrix
+ * @attr wk - the key projection, JSON matrix
+ * @attr wv - the value projection, JSON matrix
+ * @attr step - the step of the computation shown, from 0
+ * @attr row - the query row followed, from 0
+ */
 class WorkedExample extends LookbackWidget {
   static css = CSS;
   static observedAttributes = ['words', 'x', 'wq', 'wk', 'wv', 'step', 'row'];
