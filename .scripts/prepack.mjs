@@ -27,3 +27,4 @@ if (missing().length) {
   process.exit(1);
 }
 if (!run('node', ['.scripts/custom-elements.mjs'])) process.exit(1);
+if (!run('node', ['.scripts/docs-site.mjs'])) process.exit(1);

@@ -8,16 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { slug } from '../../.scripts/docs-site.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const docsDir = join(root, 'web/docs');
 const pages = [join(root, 'README.md'), ...readdirSync(docsDir).filter((f) => f.endsWith('.md')).map((f) => join(docsDir, f))];
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
-// The anchor a git host gives a heading: lower case, punctuation dropped, spaces to hyphens.
-export function slug(heading) {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
-}
 
 function anchors(markdown) {
   const out = new Set();
@@ -29,8 +26,8 @@ function stripCode(markdown) {
   return markdown.replace(/^```[\s\S]*?^```/gm, '');
 }
 
-// [text](target) links outside code, with the line they are on.
-export function links(markdown) {
+// [text](target) links outside code.
+function links(markdown) {
   const out = [];
   for (const m of stripCode(markdown).replace(/`[^`\n]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) out.push(m[1]);
   return out;
