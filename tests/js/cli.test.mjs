@@ -39,10 +39,13 @@ test('tokens, next, generate and attend print what they should', () => {
   const b = withModel('generate', 'ab', '--max-tokens', '5', '--seed', '9', '--json');
   assert.equal(a.status, 0, a.stderr);
   assert.deepEqual(JSON.parse(a.stdout), JSON.parse(b.stdout));
-  const table = withModel('attend', 'abc', '--layer', '1', '--head', '1');
+  const table = withModel('attend', 'abc', '--layer', '2', '--head', '1');
   assert.equal(table.status, 0, table.stderr);
   const lines = table.stdout.trim().split('\n');
-  assert.match(lines[0], /layer 1, head 1/);
+  assert.match(lines[0], /^head 2\.1 \(layer 2, head 1, counting from 1\)/, 'heads are named layer.head counting from 1');
+  const second = JSON.parse(withModel('attend', 'abc', '--json').stdout).attention[1][0];
+  assert.deepEqual(lines.slice(2).map((x) => x.trim().split(/\s+/).slice(-4).map((v) => (v === '·' ? null : Number(v)))),
+    second.map((row, t) => row.map((w, s) => (s > t ? null : Number(w.toFixed(3))))), 'the table is that of layer index 1, head index 0');
   assert.equal(lines.length, 2 + 4);  // title, header, one row per token
   assert.match(lines[2], /1\.000\s+·\s+·\s+·$/);
   const all = JSON.parse(withModel('attend', 'abc', '--json').stdout);
@@ -66,7 +69,8 @@ test('bad input: non-zero exit and one line on stderr', () => {
     [run('nosuch', 'x'), /unknown command "nosuch"/],
     [withModel('next', 'x', '--top', 'many'), /--top must be an integer/],
     [withModel('next', 'x', '--bogus'), /Unknown option '--bogus'/],
-    [withModel('attend', 'x', '--layer', '9'), /--layer must be an integer in \[0, 1\]/],
+    [withModel('attend', 'x', '--layer', '9'), /--layer must be an integer in \[1, 2\]/],
+    [withModel('attend', 'x', '--head', '0'), /--head must be an integer in \[1, 2\]/],
     [withModel('next', 'x'.repeat(20)), /context holds 16; pass --window to keep/],
     [run('next', 'x', '--model', join(dir, 'missing')), /cannot read/],
     [withModel('next', 'x', '--temperature', '0'), /temperature must be a finite positive number/],

@@ -1,16 +1,25 @@
 #!/usr/bin/env node
 // The lookback command line: a model's tokens, next-token probabilities, generated text and attention weights,
-// from a terminal, through the same JS API the chapter uses. Bad input exits non-zero with one line on stderr.
-// Not here: training or evaluation (the native tools lookback-train, lookback-eval).
-import { readFileSync } from 'node:fs';
+// from a terminal, through the same JS API the chapter uses; and the chapter's figures of them (SVG, or PNG through
+// the resvg rasteriser with the DejaVu fonts, loaded only when PNG is asked for). Bad input exits non-zero with
+// one line on stderr. Not here: training or evaluation (the native tools lookback-train, lookback-eval).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadLookback } from '../api/node.js';
+import * as figures from '../figures/index.js';
 
 const MODEL_HELP = `  --model M        a bundled model name (default: sprout), a bundle folder (model.safetensors,
                    config.json, tokenizer.json), a .safetensors file, or a llama2.c .bin checkpoint
   --tokenizer T    the tokenizer .bin of a llama2.c checkpoint (or a tokenizer.json)
   --window         keep the start mark and the last tokens of a text longer than the context
   -h, --help       this help`;
+
+const FIGURE_OPTIONS = { svg: { type: 'string' }, png: { type: 'string' }, scale: { type: 'string', default: '2' } };
+const FIGURE_HELP = '  --svg FILE       write the figure as SVG (- for stdout)\n  --png FILE       write the figure as PNG (- for stdout)\n'
+  + '  --scale S        the PNG\'s pixels per SVG unit (default 2)';
 
 const COMMANDS = {
   tokens: {
@@ -56,11 +65,14 @@ const COMMANDS = {
   },
   attend: {
     summary: 'attention weights: one layer and head as a table, or everything as JSON',
-    usage: 'lookback attend "text" [--layer L] [--head H] [--no-positions] [--json]',
-    options: { layer: { type: 'string', default: '0' }, head: { type: 'string', default: '0' }, json: { type: 'boolean' }, 'no-positions': { type: 'boolean' } },
-    help: '  --layer L        layer, from 0 (default 0)\n  --head H         head, from 0 (default 0)\n'
+    usage: 'lookback attend "text" [--layer L] [--head H] [--no-positions] [--json] [--query Q] [--svg FILE] [--png FILE] [--scale S]',
+    options: { layer: { type: 'string', default: '1' }, head: { type: 'string', default: '1' }, json: { type: 'boolean' }, 'no-positions': { type: 'boolean' },
+      query: { type: 'string' }, ...FIGURE_OPTIONS },
+    help: '  --layer L        layer, counting from 1 (default 1)\n  --head H         head in that layer, counting from 1 (default 1); with a figure, "all": every head of the layer\n'
       + '  --no-positions   run without rotary positions (the model sees no word order)\n'
-      + '  --json           print { tokens, shape, attention[L][H][T][T] } as JSON (all layers and heads)',
+      + '  --json           print { tokens, shape, attention[L][H][T][T] } as JSON (all layers and heads; array indexes from 0)\n'
+      + '  --query Q        with a figure: the strip of where token Q looks (Q as "lookback tokens" numbers them, from 0)\n'
+      + `${FIGURE_HELP}\n                   (the head's weights as a heat map; with --query, the tokens shaded by one query's weights)`,
     run: (m, text, o) => {
       const r = m.forward(text, { attention: true, positions: !o['no-positions'], window: !!o.window });
       const { T, L, H } = r.shape;
@@ -70,9 +82,18 @@ const COMMANDS = {
         const nested = Array.from({ length: L }, (_, l) => Array.from({ length: H }, (_, h) => Array.from({ length: T }, (_, t) => Array.from(w.subarray(((l * H + h) * T + t) * T, ((l * H + h) * T + t + 1) * T)))));
         return print(JSON.stringify({ tokens, shape: { L, H, T }, attention: nested }));
       }
-      const l = int('--layer', o.layer, 0, L - 1), h = int('--head', o.head, 0, H - 1);
+      const l = int('--layer', o.layer, 1, L) - 1;   // l, h: indexes from 0
+      if (wantsFigure(o)) {
+        const all = o.head === 'all';
+        const h = all ? -1 : int('--head', o.head, 1, H) - 1;
+        const input = { tokens, attention: w, shape: r.shape, layer: l };
+        if (o.query !== undefined) return writeFigure(figures.strip({ ...input, head: h, query: int('--query', o.query, 0, T - 1) }), o);
+        return writeFigure(all ? figures.layerHeads(input) : figures.headMap({ ...input, head: h }), o);
+      }
+      if (o.query !== undefined) throw new UsageError('--query draws a figure: give --svg FILE or --png FILE');
+      const h = int('--head', o.head, 1, H) - 1;
       const label = (s) => JSON.stringify(s).slice(1, -1).slice(0, 10).padEnd(10);
-      print(`layer ${l}, head ${h}: row = the token looking, column = the token looked at`);
+      print(`head ${l + 1}.${h + 1} (layer ${l + 1}, head ${h + 1}, counting from 1): row = the token looking, column = the token looked at`);
       print(`${''.padEnd(11)}${tokens.map((s) => label(s).slice(0, 6).padStart(7)).join('')}`);
       for (let t = 0; t < T; t++) {
         const row = w.subarray(((l * H + h) * T + t) * T, ((l * H + h) * T + t + 1) * T);
@@ -80,7 +101,96 @@ const COMMANDS = {
       }
     },
   },
+  heads: {
+    summary: 'every head\'s attention as a figure, labelled with its habits from the model card',
+    usage: 'lookback heads "text" (--svg FILE | --png FILE) [--habits] [--sort KEY] [--scale S]',
+    options: { habits: { type: 'boolean' }, sort: { type: 'string', default: 'layer' }, ...FIGURE_OPTIONS },
+    help: '  --habits         draw the card\'s measured habits instead: one heat map per habit, layers × heads\n'
+      + '  --sort KEY       order the heads by layer (default) or by a habit: previous_token, start_mark, induction\n'
+      + `${FIGURE_HELP}`,
+    run: (m, text, o, { card }) => {
+      if (!wantsFigure(o)) throw new UsageError('heads draws a figure: give --svg FILE or --png FILE');
+      if (o.habits) {
+        const habits = figures.cardHabits(card);
+        if (habits.length === 0) throw new UsageError('--habits needs a model card (card.json beside the model) with measured habits');
+        return writeFigure(figures.habitsMap({ habits }), o);
+      }
+      const r = m.forward(text, { attention: true, window: !!o.window });
+      const { L, H } = r.shape;
+      const score = (key, l, h) => card?.heads?.[key]?.by_layer?.[l]?.[h] ?? null;
+      const KEYS = ['previous_token', 'start_mark', 'induction'];
+      if (o.sort !== 'layer' && !KEYS.includes(o.sort)) throw new UsageError(`--sort must be layer, ${KEYS.join(', ')} (got ${o.sort})`);
+      const order = Array.from({ length: L * H }, (_, i) => ({ layer: Math.floor(i / H), head: i % H }));
+      if (o.sort !== 'layer') order.sort((a, b) => (score(o.sort, b.layer, b.head) ?? -1) - (score(o.sort, a.layer, a.head) ?? -1));
+      return writeFigure(figures.headsGrid({ tokens: m.tokens(r.ids).map((t) => t.text), attention: r.attention, shape: r.shape, order,
+        habits: (l, h) => Object.fromEntries(KEYS.map((k) => [k, score(k, l, h)])) }), o);
+    },
+  },
+  flow: {
+    summary: 'one attention layer drawn step by step for a short text (x -> Q, K, V -> scores -> mask -> weights -> output)',
+    usage: 'lookback flow "the cat sat down" (--svg FILE | --png FILE | --json) [--heads H] [--dim C] [--seed S] [--no-mask]',
+    model: false,
+    options: { heads: { type: 'string', default: '2' }, dim: { type: 'string', default: '4' }, seed: { type: 'string', default: '1' },
+      'no-mask': { type: 'boolean' }, json: { type: 'boolean' }, ...FIGURE_OPTIONS },
+    help: '  --heads H        heads (default 2)\n  --dim C          numbers per token, a multiple of H (default 4)\n'
+      + '  --seed S         the weights\' seed (default 1); each word\'s numbers come from the word itself\n'
+      + '  --no-mask        let every token see every other (no causal mask)\n  --json           print every matrix as JSON\n'
+      + `${FIGURE_HELP}\n(no model: small made-up numbers, one decimal each, that the core computes with; at most 8 words)`,
+    run: async (lb, text, o) => {
+      const H = int('--heads', o.heads, 1, 8), C = int('--dim', o.dim, 1, 16);
+      if (C % H !== 0) throw new UsageError(`--dim (${C}) must be a multiple of --heads (${H})`);
+      const inputs = { ...figures.flowInputs(text, { C, heads: H, seed: int('--seed', o.seed, 0) }), causal: !o['no-mask'] };
+      const f = await figures.computeFlow(lb, inputs);
+      if (o.json) print(JSON.stringify(f));
+      if (wantsFigure(o)) writeFigure(figures.flowFigure(f), o);
+      else if (!o.json) throw new UsageError('flow draws a figure: give --svg FILE, --png FILE or --json');
+    },
+  },
 };
+
+const wantsFigure = (o) => o.svg !== undefined || o.png !== undefined;
+
+// The fonts the PNG is drawn with, from the dejavu-fonts-ttf package: the same glyphs on every machine.
+const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansMono.ttf'];
+
+// PNG bytes of an SVG string: resvg (a maintained rasteriser with prebuilt binaries), only the bundled fonts.
+function rasterise(svg, scale) {
+  const require = createRequire(import.meta.url);
+  let Resvg, fontDir;
+  try {
+    ({ Resvg } = require('@resvg/resvg-js'));
+    fontDir = fileURLToPath(new URL('ttf/', `file://${require.resolve('dejavu-fonts-ttf/package.json')}`));
+  } catch {
+    throw new UsageError('--png needs the npm packages @resvg/resvg-js and dejavu-fonts-ttf: npm install @resvg/resvg-js dejavu-fonts-ttf');
+  }
+  const r = new Resvg(svg, { fitTo: { mode: 'zoom', value: scale }, background: '#ffffff',
+    font: { loadSystemFonts: false, fontFiles: FONT_FILES.map((f) => `${fontDir}${f}`), defaultFontFamily: 'DejaVu Sans', monospaceFamily: 'DejaVu Sans Mono' } });
+  return r.render().asPng();
+}
+
+function writeFigure(svg, o) {
+  if (o.svg === '-' && o.png === '-') throw new UsageError('--svg - and --png - cannot both write to stdout');
+  const scale = num('--scale', o.scale);
+  if (!(scale > 0 && scale <= 16)) throw new UsageError(`--scale must be in (0, 16] (got ${o.scale})`);
+  const put = (file, data) => {
+    if (file === '') throw new UsageError('--svg and --png need a file name (or - for stdout)');
+    if (file === '-') process.stdout.write(data);
+    else writeFileSync(resolve(file), data);
+  };
+  if (o.svg !== undefined) put(o.svg, `${svg}\n`);
+  if (o.png !== undefined) put(o.png, rasterise(svg, scale));
+}
+
+// The model card beside a model: a bundled model's (web/models/<name>/, or shared/models/<name>/ in a source
+// checkout), or card.json in a bundle folder; null when there is none.
+function cardOf(source) {
+  const web = fileURLToPath(new URL('../../', import.meta.url));
+  const candidates = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(source) && !existsSync(source)
+    ? [`${web}models/${source}/card.json`, `${web}../shared/models/${source}/card.json`]
+    : [resolve(isAbsolute(source) ? source : resolve(source), 'card.json')];
+  const found = candidates.find((f) => existsSync(f));
+  return found ? JSON.parse(readFileSync(found, 'utf8')) : null;
+}
 
 function print(s) {
   process.stdout.write(`${s}\n`);
@@ -139,6 +249,7 @@ function mainHelp() {
 
 function commandHelp(name) {
   const c = COMMANDS[name];
+  if (c.model === false) return `lookback ${name}: ${c.summary}\n\nusage: ${c.usage}\n\n${c.help}\n  -h, --help       this help`;
   return `lookback ${name}: ${c.summary}\n\nusage: ${c.usage} [--model M] [--tokenizer T] [--window]\n\n${c.help}\n${MODEL_HELP}`;
 }
 
@@ -165,9 +276,10 @@ async function main(argv) {
   if (text === null) throw new UsageError(`${name} needs a text: lookback ${name} "some text" (see lookback ${name} --help)`);
   if (text === '') throw new UsageError(`${name}: stdin was empty; pipe a text in or give it: lookback ${name} "some text"`);
   const lb = await loadLookback();
+  if (command.model === false) return command.run(lb, text, o);
   const model = await lb.loadModel(o.model, o.tokenizer ? { tokenizer: o.tokenizer } : undefined);
   try {
-    command.run(model, text, o);
+    await command.run(model, text, o, { card: command === COMMANDS.heads ? cardOf(o.model) : null });
   } finally {
     model.dispose();
   }

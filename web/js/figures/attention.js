@@ -35,7 +35,7 @@ export function headMap({ tokens, attention, shape, layer, head, cell }) {
   const map = heatmap({ x: 16, y: 40, values: headRows(attention, shape, layer, head), name, cell: size, title: cellTitle(tokens, name),
     rowLabels: labels, colLabels: labels });
   const lg = legend({ x: map.left, y: map.bottom + 22 });
-  const heading = `Attention of ${name}: each row is a token looking back, each column a token looked at`;
+  const heading = `Attention of ${name}: rows look back, columns are looked at`;
   const width = Math.max(map.extent, map.left + lg.width, 16 + textWidth(heading, 13, true)) + 16;
   const height = map.bottom + 22 + lg.height + 12;
   return svgDocument({ width, height, body: text(16, 24, heading, { size: 13, weight: 600 }) + map.svg + lg.svg, kind: 'head',
