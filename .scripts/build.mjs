@@ -38,8 +38,8 @@ function copyVendor() {
   cpSync(`${katex}/fonts`, `${dest}/fonts`, { recursive: true, filter: (p) => !/\.(ttf|woff)$/.test(p) });
 }
 
-// highlight.js: its core is CommonJS without imports, so it is wrapped as an ES module unchanged; the C++
-// grammar ships as an ES module already.
+// highlight.js: its core is CommonJS without imports, so it is wrapped as an ES module unchanged; the C++ and
+// Python grammars (the code walk's C++, the chapter's listings) ship as ES modules already.
 function copyHighlighter() {
   const hl = `${root}node_modules/highlight.js`;
   const dest = `${root}web/vendor/highlight`;
@@ -49,7 +49,7 @@ function copyHighlighter() {
   writeFileSync(`${dest}/core.js`, `// highlight.js ${JSON.parse(readFileSync(`${hl}/package.json`, 'utf8')).version} lib/core.js `
     + `(BSD-3-Clause, see LICENSE), wrapped as an ES module by .scripts/build.mjs.\nconst module = { exports: {} };\n${core}\n`
     + 'export default module.exports;\n');
-  cpSync(`${hl}/es/languages/cpp.js`, `${dest}/cpp.js`);
+  for (const language of ['cpp', 'python']) cpSync(`${hl}/es/languages/${language}.js`, `${dest}/${language}.js`);
   cpSync(`${hl}/LICENSE`, `${dest}/LICENSE`);
 }
 

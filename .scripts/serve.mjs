@@ -39,11 +39,11 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8',
   '.safetensors': 'application/octet-stream', '.bin': 'application/octet-stream', '.cpp': 'text/plain; charset=utf-8',
-  '.md': 'text/plain; charset=utf-8', '.csv': 'text/csv; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8', '.csv': 'text/csv; charset=utf-8', '.py': 'text/plain; charset=utf-8',
 };
 
 // Text and WebAssembly shrink well; fonts, images and weights are sent as they are.
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.txt', '.cpp', '.md', '.csv']);
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.txt', '.cpp', '.md', '.csv', '.py']);
 const gzipCache = new Map();  // file -> {mtimeMs, size, data}
 
 function gzipped(file, stat) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what lookback needs on a fresh Debian 12 machine (root, Debian archive + npm registry only):
-# the C++/WebAssembly toolchain and chromium from apt, the npm devDependencies with `npm ci`.
+# the C++/WebAssembly toolchain, chromium and python3-numpy (the tests run the chapter's listings) from apt,
+# the npm devDependencies with `npm ci`.
 # Skips everything already present, so `npm start` and `npm test` can run it every time. Builds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ if [ "$major" -lt 20 ]; then
   exit 1
 fi
 
-packages=(g++ cmake make emscripten libxsimd-dev doctest-dev nlohmann-json3-dev chromium)
+packages=(g++ cmake make emscripten libxsimd-dev doctest-dev nlohmann-json3-dev chromium python3-numpy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,8 @@
 // The chapter controller: installs the compute controller (one worker for the page), defines the widgets,
 // renders formulas, tracks the contents bar, shows a bar while a model loads, runs the page's own first
-// computation, fills the prose's model numbers from the card and opens heads in the explorer. Not a widget and not the API: widgets reach the core
-// only through the controller's answers to their events.
+// computation and the Python listings' output, fills the prose's model numbers from the card and opens heads in
+// the explorer. Not a widget and not the API: widgets reach the core only through the controller's answers to
+// their events.
 import { client } from './install.js';
 import '../widgets/all.js';
 import { renderMath } from './math.js';
@@ -10,6 +11,7 @@ import { trackContents } from './contents.js';
 import { keyboardScrollable } from '../widgets/widget-kit.js';
 import { fillCardSlots, valueAt } from './card-slots.js';
 import { showModelProgress } from './model-progress.js';
+import { showListings } from './listings.js';
 
 showModelProgress(document);  // before any widget asks for a model
 
@@ -27,6 +29,7 @@ document.querySelectorAll('.formula').forEach((el) => {
   el.after(hint);
 });
 firstComputation(client, document.getElementById('first-computation'));
+showListings(client, document);
 
 // Model numbers in the prose come from Sprout's card and config at run time (see card-slots.js); so do the
 // heads the prose's "Show this head" buttons open.

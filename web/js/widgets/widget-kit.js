@@ -146,22 +146,7 @@ export function ownJson(el, what, check) {
   return null;
 }
 
-// A small seeded generator (mulberry32) and standard normals (Box-Muller), for reproducible random inputs.
-export function seeded(seed) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6D2B79F5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const normal = () => {
-    let u = 0;
-    while (u === 0) u = uniform();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * uniform());
-  };
-  return { uniform, normal };
-}
+export { seeded } from './seeded.js';
 
 // localStorage that never throws (private modes refuse it; then nothing is remembered).
 export const storage = {
