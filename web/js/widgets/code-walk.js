@@ -134,16 +134,16 @@ class CodeWalk extends LookbackWidget {
         <div class="row words" role="radiogroup" aria-label="Query word (the row computed)"></div>
         <label><input type="checkbox" class="causal"> causal mask</label>
       </div>
-      <p class="hint">From <code class="file"></code>, lines <span class="range"></span>, as this page was built.
-        Step with the buttons, or focus the code and use ↑ ↓ (Home, End). Every value comes from the core.</p>
+      <p class="hint">One query's row of attention: <code class="file"></code>, lines <span class="range"></span>.
+        Step with the buttons, or focus the code and use ↑ ↓ (Home, End).</p>
       <div class="code" tabindex="0" role="list" aria-label="attention_row_ref, line by line"></div>
       <div class="nav"><button type="button" class="prev">← Back</button><button type="button" class="next">Next line →</button>
         <button type="button" class="end">To the end</button><span class="hint counter"></span></div>
       <p class="say" aria-live="polite"></p>
-      <div class="scroll"><table class="num row-table"><caption>The row's values, from the core</caption>
+      <div class="scroll"><table class="num row-table"><caption>The row's values, line by line</caption>
         <thead><tr><th scope="col">key</th><th scope="col">score</th><th scope="col">e = exp(score − max)</th><th scope="col">weight</th></tr></thead>
         <tbody></tbody><tfoot></tfoot></table></div>
-      <details class="fast"><summary>The vectorised kernel's softmax (what the model runs)</summary>
+      <details class="fast"><summary>The same softmax for several queries at once (what Sprout runs)</summary>
         <p class="hint">From <code class="fast-file"></code>, lines <span class="fast-range"></span>. It works on a block of
           queries at once, one per SIMD lane, with the same steps: the largest score, the exponentials of the differences,
           their sum. <span class="fast-check"></span></p>
