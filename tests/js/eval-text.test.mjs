@@ -64,13 +64,25 @@ test('the start mark by position averages each head over the queries of each buc
 });
 
 test('the hand-written probe sets have their labels in place and are read by nothing that trains', () => {
-  for (const name of ['dev', 'final']) {
+  for (const name of ['dev', 'final', 'final-v3']) {
     const set = JSON.parse(readFileSync(new URL(`shared/probes/handwritten-${name}.json`, root), 'utf8'));
     assert.ok(set.recall.length + set.pronoun.length + set.names.length >= 30, name);
     for (const p of set.recall) assert.match(p.text.slice(0, -1), new RegExp(`\\b${p.answer}\\b`));
     for (const p of set.pronoun) assert.equal((p.text.match(/\[/g) || []).length, 1);
     for (const p of set.names) assert.equal(p.text.split(p.name).length, 3);
+    for (const p of set.pronoun) {
+      const before = p.text.slice(0, p.text.indexOf('['));
+      assert.ok(before.includes(p.name) && before.includes(p.other), `${name}: both names come before the pronoun`);
+    }
   }
+  // the final set for the next Sprout: at least 40 recall, 20 pronoun and 10 made-up-name probes, none repeated
+  const v3 = JSON.parse(readFileSync(new URL('shared/probes/handwritten-final-v3.json', root), 'utf8'));
+  assert.ok(v3.recall.length >= 40 && v3.pronoun.length >= 20 && v3.names.length >= 10);
+  const texts = ['dev', 'final', 'final-v3'].flatMap((n) => {
+    const set = JSON.parse(readFileSync(new URL(`shared/probes/handwritten-${n}.json`, root), 'utf8'));
+    return [...set.recall, ...set.pronoun, ...set.names].map((p) => p.text);
+  });
+  assert.equal(new Set(texts).size, texts.length, 'no probe text appears twice across the sets');
   const trainer = readFileSync(new URL('.scripts/train.mjs', root), 'utf8');
   assert.ok(!trainer.includes('probes/'), 'training reads no probe file');
   const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(new URL(`${e.name}/`, dir)) : [new URL(e.name, dir)]));
