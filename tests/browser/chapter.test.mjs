@@ -23,7 +23,7 @@ const T = { timeout: 60000 };
 
 test('widgets off screen wait; every widget renders once scrolled to', T, async () => {
   const { page } = b;
-  await page.locator('lookback-window[data-state="ready"]').waitFor({ timeout: 20000 });
+  await ready(page, 'lookback-window');   // the first widget, under the goals: computed once scrolled to
   // far below the first screen: observed, paused, not computed yet
   const cards = page.locator('lookback-review-cards');
   assert.equal(await cards.getAttribute('data-paused'), '');
@@ -233,7 +233,7 @@ test('cost: starts at Sprout\'s context of 256 tokens; scores and memory, the ta
   assert.equal(await c.locator('.per-pass').textContent(), '3,145,728');
   assert.equal(await c.locator('.nheads').textContent(), '48');
   assert.equal(await c.locator('.mem-head').textContent(), '0.1 MB');
-  assert.match(await c.locator('.masked').textContent(), /32,640.*49\.8%.*counted on the core's causal mask: 32,640 hidden/);
+  assert.match(await c.locator('.masked').textContent(), /32,640.*49\.8%.*counted on a causal mask: 32,640 hidden/);
   const mem = (T) => c.locator(`tr[data-length="${T}"] td:nth-of-type(3)`).textContent();  // per head, one matrix
   assert.equal(await mem(256), '0.1 MB');
   assert.equal(await mem(512), '0.5 MB');
@@ -243,7 +243,7 @@ test('cost: starts at Sprout\'s context of 256 tokens; scores and memory, the ta
   await page.keyboard.press('ArrowRight');
   await until(() => c.locator('.per-head').textContent(), (v) => v === '262,144', 'scores per head at 512');
   assert.equal(await c.locator('.per-pass').textContent(), '12,582,912');
-  assert.match(await c.locator('.masked').textContent(), /130,816.*49\.9%.*counted on the core's causal mask: 130,816 hidden/);
+  assert.match(await c.locator('.masked').textContent(), /130,816.*49\.9%.*counted on a causal mask: 130,816 hidden/);
   await page.keyboard.press('ArrowRight');
   await until(() => c.locator('.per-head').textContent(), (v) => v === '1,048,576', 'scores per head at 1,024');
   await c.locator('input[name=heads]').focus();
@@ -257,7 +257,7 @@ test('cost: starts at Sprout\'s context of 256 tokens; scores and memory, the ta
   await c.locator('input[name=length]').focus();
   await page.keyboard.press('ArrowLeft');
   await until(() => c.locator('.per-pass').textContent(), (v) => v === '12,582,912', 'back to 512 tokens, 48 heads');
-  assert.match(await c.locator('.masked').textContent(), /130,816.*counted on the core's causal mask: 130,816 hidden/, 'the count is that of the length shown');
+  assert.match(await c.locator('.masked').textContent(), /130,816.*counted on a causal mask: 130,816 hidden/, 'the count is that of the length shown');
   await page.keyboard.press('ArrowLeft');
   await until(() => c.locator('.per-pass').textContent(), (v) => v === '3,145,728', 'back to 256 tokens, 48 heads');
 });
@@ -329,7 +329,11 @@ test('every widget exports a PNG, JSON and CSV; the save button downloads', T, a
   assert.deepEqual(json.keys.map((k) => Number(k.score.toFixed(2))), [2.87, -0.77, -2.52, -0.56]);
   [0.941, 0.025, 0.004, 0.031].forEach((x, i) => near(json.keys[i].weight, x, 0.0011, `exported weight ${i}`));
   near(json.keys[3].weight, 0.0305, 0.0001, 'exact softmax of the last key');
+  // the formats sit in one small save menu, closed until opened
+  assert.equal(await plane.locator('.export button[data-format="png"]').isVisible(), false, 'the save menu starts closed');
+  await plane.locator('.export summary').click();
   const [download] = await Promise.all([page.waitForEvent('download'), plane.locator('.export button[data-format="png"]').click()]);
+  assert.equal(await plane.locator('.export').getAttribute('open'), null, 'picking a format closes the menu');
   assert.equal(download.suggestedFilename(), 'qkv-plane.png');
   const bytes = readFileSync(await download.path());
   assert.deepEqual([...bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);

@@ -12,7 +12,8 @@ export const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url))
 
 const LOCAL = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\//;
 
-export async function open() {
+// `options`: more launch options for the browser context (e.g. a phone: { viewport, isMobile: true, hasTouch: true }).
+export async function open(options = {}) {
   const { server, url } = await startServer({ port: 0 });
   const profile = mkdtempSync(join(tmpdir(), 'lookback-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -21,6 +22,7 @@ export async function open() {
     serviceWorkers: 'block',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
+    ...options,
   });
   const record = { external: [], consoleErrors: [], pageErrors: [] };
   await context.route('**/*', (route) => {

@@ -12,6 +12,8 @@ import { keyboardScrollable } from '../widgets/widget-kit.js';
 import { fillCardSlots, valueAt } from './card-slots.js';
 import { showModelProgress } from './model-progress.js';
 import { showListings } from './listings.js';
+import { sproutLimits } from './sprout-limits.js';
+import { sharpestQuery } from './head-focus.js';
 
 showModelProgress(document);  // before any widget asks for a model
 
@@ -28,8 +30,12 @@ document.querySelectorAll('.formula').forEach((el) => {
   hint.textContent = 'the formula continues: scroll it sideways →';
   el.after(hint);
 });
+// Asides (self-checks, a second widget, a digression) start folded on a phone, where the page is long, and open
+// on wider screens.
+if (matchMedia('(min-width: 601px)').matches) document.querySelectorAll('details.more').forEach((d) => { d.open = true; });
 firstComputation(client, document.getElementById('first-computation'));
 showListings(client, document);
+sproutLimits(document, client.models);
 
 // Model numbers in the prose come from Sprout's card and config at run time (see card-slots.js); so do the
 // heads the prose's "Show this head" buttons open.
@@ -37,8 +43,7 @@ const card = client.models.card('sprout');
 Promise.all([card, client.models.bundledJson('sprout', 'config.json')])
   .then(([c, config]) => fillCardSlots(document, c, config));
 
-function openInExplorer({ layer, head, text, example, token }) {
-  const explorer = document.querySelector('lookback-explorer');
+function openInExplorer({ layer, head, text, example, token }, explorer = document.querySelector('lookback-explorer')) {
   if (!explorer || !(layer >= 0 && head >= 0)) return;
   if (text) explorer.setAttribute('text', text);
   if (example) {
@@ -51,8 +56,24 @@ function openInExplorer({ layer, head, text, example, token }) {
   else explorer.removeAttribute('query-text');
   explorer.scrollIntoView({ block: 'start' });
 }
-// a head clicked in the heads grid
-document.addEventListener('lookback-open-head', (e) => openInExplorer(e.detail));
+// a head clicked in the heads grid opens in the explorer beside it (the section's own, else section 2's), on the
+// query where that head looks hardest at one token
+document.addEventListener('lookback-open-head', async (e) => {
+  const { layer, head, text } = e.detail;
+  const explorer = e.target.closest?.('section')?.querySelector('lookback-explorer') ?? document.querySelector('lookback-explorer');
+  if (!explorer) return;
+  explorer.hidden = false;
+  openInExplorer({ layer, head, text }, explorer);
+  try {
+    const f = await client.models.call('current', 'forward', [text, { attention: true, window: true }]);
+    const q = sharpestQuery(f.attention, f.shape, layer, head);
+    const still = explorer.getAttribute('text') === text && explorer.getAttribute('layer') === String(layer + 1)
+      && explorer.getAttribute('head') === String(head + 1);   // not since replaced by another click
+    if (q !== null && still) explorer.setAttribute('token', String(q));
+  } catch (err) {
+    if (err?.name !== 'AbortError') console.error(err);
+  }
+});
 // "Show this head" in the prose: the head the card names, counting from 0 in the card
 document.addEventListener('click', async (e) => {
   const b = e.target.closest?.('button.open-head[data-head-from]');

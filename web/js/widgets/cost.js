@@ -141,7 +141,7 @@ class Cost extends LookbackWidget {
     q('.per-head').textContent = grouped(n.perHead);
     const share = n.masked / n.perHead;
     q('.masked').innerHTML = `${grouped(n.masked)} <small>${fmt(100 * share, 1)}% of them${counted
-      ? `; counted on the core's causal mask: ${grouped(counted.hidden)} hidden` : ''}</small>`;
+      ? `; counted on a causal mask: ${grouped(counted.hidden)} hidden` : ''}</small>`;
     q('.nheads').textContent = String(n.heads);
     q('.per-pass').textContent = grouped(n.perPass);
     q('.mem-head').textContent = megabytes(n.memHead);

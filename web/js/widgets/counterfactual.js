@@ -235,7 +235,7 @@ class CounterfactualWidget extends ModelWidget {
             <td>${fmt(row.weightAfter)}</td><td class="${c > 0.005 ? 'up' : c < -0.005 ? 'down' : ''}">${c >= 0 ? '+' : ''}${fmt(c)}</td></tr>`;
         }).join('')}</tbody></table></div>`;
     }).join('')}`;
-    $('.model-line').textContent = `Computed by ${r.model} in your browser.`;
+    $('.model-line').textContent = `Predictions by ${r.model}.`;
   }
 
   exportData() {

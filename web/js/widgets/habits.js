@@ -165,7 +165,7 @@ class Habits extends ModelWidget {
     }
     const ev = this.card.evaluation;
     this.root.querySelector('.source').textContent = `Card: averaged over ${ev?.head_texts ?? 'the'} held-out texts. `
-      + `Live: the card's sample of ${this.card.validation.sample.texts.length} held-out stories, computed now in your browser. `
+      + `Live: the card's sample of ${this.card.validation.sample.texts.length} held-out stories, measured as you watch. `
       + 'Each is the average weight per query; "even" is what spreading the weight evenly over the visible tokens would give.';
     const live = (v) => (v === null ? '…' : fmt(v, 3));
     table.innerHTML = `<caption>Average weight per head (layer.head, counting from 1): card, and live</caption>

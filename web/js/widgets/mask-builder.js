@@ -308,7 +308,7 @@ class MaskBuilder extends LookbackWidget {
     this.dataset.causal = String(causal);
     const warn = this.root.querySelector('.warn');
     warn.textContent = this.emptyRows > 0
-      ? `Warning: ${this.emptyRows} fully masked row${this.emptyRows > 1 ? 's' : ''} (${emptyRows.map((i) => `"${base[i]}"`).join(', ')}): every score is −∞, so softmax has nothing to share out. The core reports it and returns zeros; a naive softmax returns NaN.`
+      ? `Warning: ${this.emptyRows} fully masked row${this.emptyRows > 1 ? 's' : ''} (${emptyRows.map((i) => `"${base[i]}"`).join(', ')}): every score is −∞, so softmax has nothing to share out. Here that row's weights are set to zero; a naive softmax would compute 0/0 and return NaN.`
       : '';
     this.dataset.emptyRows = String(this.emptyRows);
     const editedAt = tokens.map((t, i) => (t !== base[i] ? i : -1)).filter((i) => i >= 0);

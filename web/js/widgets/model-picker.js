@@ -19,9 +19,10 @@ export function modelPicker(widget) {
   box.className = 'own';
   box.innerHTML = `<summary>Use your own model</summary>
     <div class="drop">
-      <p class="hint">Drop a llama2.c checkpoint <code>.bin</code> with its tokenizer <code>.bin</code>, or a
-        <code>.safetensors</code> file with its <code>config.json</code> and <code>tokenizer.json</code>. Every model
-        widget on this page then computes with it, in your browser; nothing is uploaded.</p>
+      <p class="hint">Every widget that uses Sprout can use another small language model instead, if you have its
+        files: the weights and the tokenizer of a Llama-style model (two <code>.bin</code> files from llama2.c, or a
+        <code>.safetensors</code> file with its <code>config.json</code> and <code>tokenizer.json</code>). Drop them
+        here or pick them. They stay on your computer.</p>
       <div class="row">
         <label class="pick"><span class="sr-only">Model files</span><input type="file" multiple
           accept=".bin,.safetensors,.json"></label>

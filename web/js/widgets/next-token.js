@@ -28,6 +28,8 @@ tr.outside td.bar span { background: var(--lb-rule); }
   overflow-wrap: anywhere; }
 .gen .out { background: color-mix(in srgb, var(--lb-accent) 16%, transparent); }
 .model-line { margin: 0 0 .4rem; color: var(--lb-muted); font-size: .9rem; }
+.reading:empty { display: none; }
+.reading { color: var(--lb-fg); border-left: 3px solid var(--lb-accent-2); padding-left: .5rem; }
 ${PICKER_CSS}
 `;
 
@@ -38,6 +40,29 @@ const num = (el, name, fallback, lo, hi) => {
   const v = Number(el.getAttribute(name));
   return el.hasAttribute(name) && Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
 };
+
+// Below this, the most probable next token is a weak guess (at temperature 1 the model spreads its bets).
+export const WEAK_GUESS = 0.3;
+// Above this many tokens per word, much of the text is made of pieces, not whole words: the tokenizer knows
+// few of its words, so it is unlike the text the model learned from (plain English stories take about 1.1-1.2).
+export const PIECES_PER_WORD = 1.6;
+
+// Sentences that say, in words, where the model's reading of this text is weak (none when it reads it well):
+// a text made of pieces rather than words, and a top guess with little probability. `tokens` excludes ◆.
+export function readingNotes(text, tokens, top, temperature) {
+  const notes = [];
+  const words = text.trim().split(/\s+/).filter(Boolean).length;
+  if (words >= 3 && tokens / words > PIECES_PER_WORD) {
+    notes.push(`Unfamiliar text: its ${words} words split into ${tokens} tokens (${fmt(tokens / words, 1)} a word), so many `
+      + 'of them are pieces the model rarely saw together in training; expect weak guesses.');
+  }
+  const best = top[0];
+  if (best && best.p < WEAK_GUESS) {
+    notes.push(`Unsure: the most probable next token, ${JSON.stringify(best.token)}, has only ${fmt(best.p, 2)}${temperature > 0 && temperature !== 1 ? ` at temperature ${fmt(temperature)}` : ''}; `
+      + 'the model does not know what comes next here, so do not read much into its top guess.');
+  }
+  return notes;
+}
 
 /**
  * @attr text - the prompt
@@ -80,6 +105,7 @@ class NextTokenWidget extends ModelWidget {
         <caption></caption>
         <thead><tr><th scope="col">next token</th><th scope="col">probability</th><th scope="col">sampled?</th><th scope="col"><span class="sr-only">bar</span></th></tr></thead>
         <tbody></tbody></table></div>
+      <p class="reading hint" role="status"></p>
       <div class="controls">
         <label>temperature <input type="range" class="temp" min="0" max="2" step="0.05"><output class="temp-out mono"></output></label>
         <label>top-p <input type="range" class="top-p" min="0.05" max="1" step="0.05"><output class="top-p-out mono"></output></label>
@@ -135,8 +161,8 @@ class NextTokenWidget extends ModelWidget {
     this.root.querySelector('.top-p-out').textContent = fmt(topP);
     const text = this.textBox.value;
     const shown = temperature > 0 ? temperature : 1;
-    const [model, top] = await Promise.all([this.describeModel(),
-      this.askModel('next', [text, { topK: this.k, temperature: shown }])]);
+    const [model, top, ids] = await Promise.all([this.describeModel(),
+      this.askModel('next', [text, { topK: this.k, temperature: shown }]), this.askModel('encode', [text], 'encode-shown')]);
     let mass = 0;
     this.top = top.map((t) => {
       const inside = mass < topP || mass === 0;
@@ -156,7 +182,9 @@ class NextTokenWidget extends ModelWidget {
       <td class="bar" aria-hidden="true"><span style="width:${(100 * t.p).toFixed(1)}%"></span></td></tr>`).join('');
     this.temp.setAttribute('aria-valuetext', fmt(temperature));
     this.topP.setAttribute('aria-valuetext', fmt(topP));
-    this.emit('lookback-change', { text, top: this.top });
+    this.reading = readingNotes(text, ids.length - 1, top, temperature);
+    this.root.querySelector('.reading').textContent = this.reading.join(' ');
+    this.emit('lookback-change', { text, top: this.top, reading: this.reading });
   }
 
   // Streams a continuation of the current text into the page; resolves when it ends or is stopped.
@@ -232,7 +260,7 @@ class NextTokenWidget extends ModelWidget {
   exportData() {
     const { model, text, temperature, topP } = this.topFor;
     return {
-      json: { model, text, temperature, topP, top: this.top,
+      json: { model, text, temperature, topP, top: this.top, reading: this.reading,
         generated: this.generated },
       csv: [['rank', 'id', 'token', 'p', 'in_top_p'], ...this.top.map((t, i) => [i + 1, t.id, t.token, t.p, t.inTopP])],
     };
@@ -243,6 +271,7 @@ class NextTokenWidget extends ModelWidget {
     const blocks = [{ text: `Model: ${model}` }, { text, bold: true },
       { table: { caption: this.root.querySelector('caption').textContent, header: ['next token', 'probability'],
         rows: this.top.map((t) => [JSON.stringify(t.token), fmt(t.p, 3)]) } }];
+    if (this.reading.length) blocks.push({ text: this.reading.join(' ') });
     if (this.generated) blocks.push({ text: `Generated (seed ${this.generated.seed}): ${this.generated.prompt}${this.generated.text}` });
     return drawReport(this, { title: 'What comes next', blocks });
   }

@@ -7,7 +7,7 @@ import { drawReport } from './export.js';
 
 export const DECKS = {
   production: {
-    title: 'Review cards: attention in production',
+    title: 'Flashcards: attention in production',
     cards: [
       { id: 'quadratic', front: 'Double the context. What happens to the attention scores per head?',
         back: 'They quadruple. Every token is scored against every earlier token: about T²/2 comparisons, and a T × T score matrix per head per layer.' },
@@ -23,7 +23,7 @@ export const DECKS = {
         back: 'e^x overflows float32 above x ≈ 88. Subtracting the maximum changes no weight and keeps every term at most 1. Scores 1000 and 999, computed now: {weights}.',
         live: { softmax: [1000, 999] } },
       { id: 'empty-row', front: 'What should a softmax do with a row where every score is masked?',
-        back: 'All scores are −∞, so a naive softmax computes 0/0 = NaN, and NaN spreads through everything after it. The core returns zeros and reports the row: computed now, {weights} with {empty} empty row.',
+        back: 'All scores are −∞, so a naive softmax computes 0/0 = NaN, and NaN spreads through everything after it. Careful code returns zeros for that row and flags it. Computed now: {weights} with {empty} empty row.',
         live: { softmax: [0, 0, 0], mask: [0, 0, 0] } },
       { id: 'soft-dictionary', front: 'In what sense is attention a soft dictionary?',
         back: 'An infinitely sharp softmax returns the value of the key most similar to the query: a lookup of the nearest key, which need not match the query exactly as a dictionary key must. Keeping it soft gives every key a little weight, so every key gets a gradient and the lookup can be learned. Scores 2, 1, 0.5 at temperature 0.05, computed now: {weights}.',
@@ -83,17 +83,17 @@ class ReviewCards extends LookbackWidget {
 
   build() {
     const { data, missing } = this.loadDeck();
-    this.deck = data || { title: 'Review cards', cards: [] };
+    this.deck = data || { title: 'Flashcards', cards: [] };
     this.missing = missing;
     if (missing) {
-      this.root.innerHTML = `<p class="title">Review cards</p><p class="missing" role="status">${esc(missing)}</p>`;
+      this.root.innerHTML = `<p class="title">Flashcards</p><p class="missing" role="status">${esc(missing)}</p>`;
       return;
     }
     const saved = storage.get(this.storageKey) || {};
     this.known = saved.known || {};
     this.index = Math.min(Math.max(0, saved.index || 0), this.deck.cards.length - 1);
     this.open = false;
-    this.root.innerHTML = `<p class="title">${esc(this.deck.title || 'Review cards')}</p>
+    this.root.innerHTML = `<p class="title">${esc(this.deck.title || 'Flashcards')}</p>
       <div class="meta"><span class="pos" aria-live="polite"></span><span class="known-count"></span></div>
       <div class="progress" role="progressbar" aria-label="cards known" aria-valuemin="0"><span></span></div>
       <div class="card" role="group" aria-roledescription="card" tabindex="0">
@@ -226,9 +226,9 @@ class ReviewCards extends LookbackWidget {
 
   exportCanvas() {
     const card = this.deck.cards[this.index];
-    if (!card) return drawReport(this, { title: 'Review cards', blocks: [{ text: this.missing }] });
+    if (!card) return drawReport(this, { title: 'Flashcards', blocks: [{ text: this.missing }] });
     return drawReport(this, {
-      title: this.deck.title || 'Review cards',
+      title: this.deck.title || 'Flashcards',
       blocks: [
         { text: `Card ${this.index + 1} of ${this.deck.cards.length} (${this.knownCount()} known)`, size: 12 },
         { text: card.front, bold: true },

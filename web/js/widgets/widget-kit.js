@@ -1,6 +1,6 @@
 // The shared base of the lookback widgets: a shadow root styled from the chapter's CSS variables (with
 // fallbacks, light and dark), computation through requestCompute with stale answers ignored, work paused while
-// off screen, requestAnimationFrame coalescing of input, timing marks, and the PNG/JSON/CSV export bar.
+// off screen, requestAnimationFrame coalescing of input, timing marks, and the save menu (PNG/JSON/CSV).
 // Not a custom element itself, and it imports neither the API nor the worker.
 import { requestCompute } from './compute-event.js';
 import { canvasToPNG, downloadBlob, toCSV } from './export.js';
@@ -24,6 +24,7 @@ const BASE_CSS = `
   }
 }
 :host([hidden]) { display: none; }
+@media (max-width: 420px) { :host { margin: 1rem 0; padding: .7rem .65rem .6rem; font-size: 14.5px; } }
 * { box-sizing: border-box; }
 .title { margin: 0 0 .5rem; font-size: 1rem; font-weight: 650; }
 .hint { color: var(--lb-muted); font-size: .88rem; margin: .3rem 0; }
@@ -48,16 +49,32 @@ table.num th, table.num td { padding: .2rem .5rem; border-bottom: 1px solid var(
 table.num th:first-child, table.num td:first-child { text-align: left; }
 table.num caption { text-align: left; color: var(--lb-muted); font-size: .85rem; padding-bottom: .2rem; }
 .scroll { overflow-x: auto; max-width: 100%; }
+.scroll.folded { max-height: 15rem; overflow-y: hidden;
+  -webkit-mask-image: linear-gradient(to bottom, #000 75%, transparent); mask-image: linear-gradient(to bottom, #000 75%, transparent); }
+button.fold { display: block; margin: .3rem 0 .5rem; font-size: .85rem; min-height: 30px; }
 .mono { font-family: var(--lb-mono); }
 .row { display: flex; flex-wrap: wrap; gap: .45rem; align-items: center; }
 .sr-only {
   position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; margin: -1px; padding: 0; border: 0;
 }
-.export { display: flex; flex-wrap: wrap; gap: .35rem; justify-content: flex-end; align-items: center;
-  margin-top: .7rem; font-size: .8rem; color: var(--lb-muted); }
-.export button { font-size: .8rem; min-height: 30px; padding: .15rem .55rem; }
+/* the save menu: one small button in the widget's top right corner that opens the three formats */
+.title { padding-right: 4.2rem; }
+.export { position: absolute; top: .55rem; right: .6rem; z-index: 3; font-size: .8rem; }
+.export summary { list-style: none; cursor: pointer; color: var(--lb-muted); border: 1px solid var(--lb-rule);
+  border-radius: 6px; padding: .1rem .5rem; min-height: 30px; display: flex; align-items: center; gap: .25rem;
+  background: var(--lb-page); user-select: none; }
+.export summary::-webkit-details-marker { display: none; }
+.export summary::after { content: "▾"; font-size: .75em; }
+.export[open] summary { border-color: var(--lb-accent); color: var(--lb-fg); }
+.export .menu { position: absolute; right: 0; top: calc(100% + .25rem); display: flex; flex-direction: column;
+  gap: .2rem; padding: .35rem; min-width: 11rem; background: var(--lb-page); border: 1px solid var(--lb-rule);
+  border-radius: 8px; box-shadow: 0 4px 14px rgb(0 0 0 / .16); }
+.export .menu button { font-size: .85rem; min-height: 32px; text-align: left; border-color: transparent; }
+.export .menu button:hover, .export .menu button:focus-visible { border-color: var(--lb-accent); }
 .error { color: var(--lb-accent-2); font-weight: 600; }
+.error:empty { display: none; }
+p.error { margin: .5rem 0 0; }
 .status { min-height: 1.5em; }
 `;
 
@@ -160,6 +177,36 @@ export const storage = {
     try { localStorage.removeItem(key); } catch { /* nothing to remove */ }
   },
 };
+
+// On a narrow screen a long table starts folded: its first rows show, and a button under it unfolds the rest
+// (and folds it again). `box` is the table's .scroll box; it stays folded or open across recomputations.
+const LONG_TABLE = 10;   // rows
+const narrow = () => typeof matchMedia === 'function' && matchMedia('(max-width: 600px)').matches;
+export function foldLongTable(box) {
+  const rows = box.querySelectorAll(':scope > table > tbody > tr').length;
+  let toggle = box.nextElementSibling?.classList.contains('fold') ? box.nextElementSibling : null;
+  const long = rows > LONG_TABLE;
+  if (!long || (!toggle && !narrow())) {
+    box.classList.remove('folded');
+    toggle?.remove();
+    return;
+  }
+  if (!toggle) {
+    toggle = document.createElement('button');
+    toggle.type = 'button';
+    toggle.className = 'fold';
+    toggle.addEventListener('click', () => {
+      box.classList.toggle('folded');
+      foldLongTable(box);
+      if (box.classList.contains('folded')) box.scrollIntoView({ block: 'nearest' });
+    });
+    box.after(toggle);
+    box.classList.add('folded');
+  }
+  const folded = box.classList.contains('folded');
+  toggle.textContent = folded ? `Show all ${rows} rows` : 'Show fewer rows';
+  toggle.setAttribute('aria-expanded', String(!folded));
+}
 
 export function keyboardScrollable(el) {
   const scrolls = el.scrollWidth > el.clientWidth + 1;
@@ -302,6 +349,7 @@ export class LookbackWidget extends HTMLElement {
   }
 
   _rendered() {
+    this.root.querySelectorAll('.scroll').forEach(foldLongTable);
     // new content may have changed which tables scroll; check once things settle
     clearTimeout(this._scrollCheck);
     this._scrollCheck = setTimeout(() => {
@@ -333,20 +381,48 @@ export class LookbackWidget extends HTMLElement {
     this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
   }
 
+  // The save menu (PNG, JSON, CSV), the same small menu in every widget; a failed export says why in the
+  // widget's error line.
   exportBar() {
-    const bar = document.createElement('div');
-    bar.className = 'export';
-    bar.setAttribute('role', 'group');
-    bar.setAttribute('aria-label', 'Export this view');
-    bar.innerHTML = `<span class="error" role="alert"></span><span aria-hidden="true">Save:</span>
-      <button type="button" data-format="png" aria-label="Save the current view as a PNG image">PNG</button>
-      <button type="button" data-format="json" aria-label="Save the numbers as JSON">JSON</button>
-      <button type="button" data-format="csv" aria-label="Save the numbers as CSV">CSV</button>`;
-    bar.addEventListener('click', (e) => {
+    const menu = document.createElement('details');
+    menu.className = 'export';
+    menu.innerHTML = `<summary aria-label="Save this view">Save</summary>
+      <div class="menu" role="group" aria-label="Save this view">
+        <button type="button" data-format="png" aria-label="Save the current view as a PNG image">Picture (PNG)</button>
+        <button type="button" data-format="json" aria-label="Save the numbers as JSON">Numbers (JSON)</button>
+        <button type="button" data-format="csv" aria-label="Save the numbers as CSV">Table (CSV)</button></div>`;
+    menu.addEventListener('click', (e) => {
       const format = e.target.closest('button')?.dataset.format;
-      if (format) this.download(format).catch((err) => this.showError(err));
+      if (!format) return;
+      menu.open = false;
+      menu.querySelector('summary').focus();
+      this.download(format).catch((err) => this.showError(err));
     });
-    return bar;
+    menu.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && menu.open) {
+        e.preventDefault();
+        e.stopPropagation();
+        menu.open = false;
+        menu.querySelector('summary').focus();
+      }
+    });
+    // a click anywhere else closes it
+    menu.addEventListener('toggle', () => {
+      if (!menu.open) return;
+      const away = (e) => {
+        if (!e.composedPath().includes(menu)) {
+          menu.open = false;
+          document.removeEventListener('pointerdown', away, true);
+        }
+      };
+      document.addEventListener('pointerdown', away, true);
+    });
+    const error = document.createElement('p');
+    error.className = 'error';
+    error.setAttribute('role', 'alert');
+    const frag = document.createDocumentFragment();
+    frag.append(error, menu);
+    return frag;
   }
 
   // The exports describe the last computed view; before the first there is none, and they say so.
