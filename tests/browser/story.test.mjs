@@ -124,6 +124,18 @@ test('a head clicked in the heads grid opens beside the grid, on a query where i
   assert.ok(inView, 'the explorer is brought into view');
 });
 
+test('section 4 brings the plane of section 3 into view with no key matching the query', T, async () => {
+  const { page } = b;
+  const section = page.locator('section#nowhere');
+  assert.doesNotMatch(await section.textContent(), /in the plane above/, 'no "press X in the plane above"');
+  await section.locator('button.show-preset').click();
+  const plane = page.locator('#w-qkv-plane');
+  await until(() => plane.evaluate((el) => el.exportData().json.keys.map((k) => k.score)), (scores) => scores.every((x) => x < 0),
+    'every score negative');
+  const inView = await plane.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; });
+  assert.ok(inView, 'the plane is in view');
+});
+
 test('no console errors and no request left localhost', () => {
   assert.deepEqual(b.record.pageErrors, []);
   assert.deepEqual(b.record.consoleErrors, []);

@@ -74,6 +74,15 @@ document.addEventListener('lookback-open-head', async (e) => {
     if (err?.name !== 'AbortError') console.error(err);
   }
 });
+// A button in the prose that sets a widget to one of its presets and brings it into view (section 4 shows the
+// plane of section 3 with no key matching the query).
+document.addEventListener('click', (e) => {
+  const b = e.target.closest?.('button.show-preset[data-for][data-preset]');
+  const widget = b && document.getElementById(b.dataset.for);
+  if (!widget?.applyPreset) return;
+  widget.applyPreset(b.dataset.preset);
+  widget.scrollIntoView({ block: 'center' });
+});
 // "Show this head" in the prose: the head the card names, counting from 0 in the card
 document.addEventListener('click', async (e) => {
   const b = e.target.closest?.('button.open-head[data-head-from]');
