@@ -14,10 +14,12 @@ export function useHost(h) {
 }
 
 // In Node, the host is loaded on first need when the package was imported through its browser entry. The
-// specifier is computed so that bundlers leave the file (and its node: imports) out of browser bundles.
+// specifier is computed from this file's address kept as a value, so that bundlers leave the file (and its node:
+// imports) out of browser bundles.
+const HERE = import.meta.url;
 export async function nodeHost() {
   if (!IN_NODE) return null;
-  if (!host) await import(new URL(['.', 'node-host.js'].join('/'), import.meta.url).href);
+  if (!host) await import(/* webpackIgnore: true */ /* @vite-ignore */ new URL('./node-host.js', HERE).href);
   return host;
 }
 

@@ -10,12 +10,13 @@ import { stagedAttention } from './staged-attention.js';
 import { trainApi } from './train.js';
 import { weightApi } from './weight.js';
 
+const HERE = import.meta.url;   // kept as a value: bundlers rewrite only new URL('literal', import.meta.url)
 const loaded = new Map();  // base URL -> the promise of its API, shared by later calls
 
 // The folder that holds build/ (loader and .wasm) and models/: web/ of this package, unless `baseUrl` says
 // where they are served from (a bundled page, a CDN).
 function webBase(baseUrl) {
-  if (baseUrl === undefined) return new URL('../../', import.meta.url);
+  if (baseUrl === undefined) return new URL('../../', HERE);
   const cwd = IN_NODE ? `file://${encodeURI(process.cwd().replace(/\\/g, '/')).replace(/^\/?/, '/')}/` : undefined;
   const here = globalThis.document?.baseURI ?? globalThis.location?.href ?? cwd;
   const url = baseUrl instanceof URL ? baseUrl : new URL(String(baseUrl), here);
@@ -94,7 +95,7 @@ async function instantiate(base, { wasmBinary, wasmUrl } = {}, name = 'lookback-
   const wasmLocation = wasmUrl ? new URL(wasmUrl, moduleUrl) : new URL(`build/${name}.wasm`, base);
   let create;
   try {
-    ({ default: create } = await import(/* @vite-ignore */ moduleUrl.href));
+    ({ default: create } = await import(/* webpackIgnore: true */ /* @vite-ignore */ moduleUrl.href));
   } catch (e) {
     throw coded(CODES.CORE_MISSING, `cannot load the WebAssembly core ${moduleUrl.href} (${e.message}); ${missingCoreAdvice(moduleUrl)}`, { cause: e });
   }

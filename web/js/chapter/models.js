@@ -7,7 +7,7 @@
 // 'failed', loaded, total (bytes; total null until known), message }), which the page's progress bar shows. Not the worker's side
 // (web/js/worker/model-ops.js) and not a widget (widgets reach it through `lookback-compute` events).
 
-const MODELS = new URL('../../models/', import.meta.url);
+import { servedUrl } from '../served.js';
 
 const LABELS = { sprout: 'Sprout', window: 'window model' };
 const abortError = () => Object.assign(new Error('the model changed'), { name: 'AbortError' });
@@ -75,7 +75,7 @@ export class ModelRegistry {
     if (!n || !/^[A-Za-z0-9_-]+$/.test(n)) return Promise.resolve(null);
     const key = `${n}/${file}`;
     if (!this.#files.has(key)) {
-      this.#files.set(key, fetch(new URL(`${n}/${file}`, MODELS)).then((r) => (r.ok ? r.json() : null), () => null));
+      this.#files.set(key, fetch(servedUrl(`models/${n}/${file}`)).then((r) => (r.ok ? r.json() : null), () => null));
     }
     return this.#files.get(key);
   }

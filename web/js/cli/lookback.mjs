@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadLookback } from '../api/node.js';
 import * as figures from '../figures/index.js';
+import { AssetsUsageError, assetsCommand } from './assets.mjs';
 
 const MODEL_HELP = `  --model M        a bundled model name (default: sprout), a bundle folder (model.safetensors,
                    config.json, tokenizer.json), a .safetensors file, or a llama2.c .bin checkpoint
@@ -243,6 +244,7 @@ function num(name, text) {
 function mainHelp() {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
   return `lookback: look inside a small language model\n\nusage: lookback <command> "text" [options]\n\n${lines.join('\n')}\n\n`
+    + '  assets    copy the files a page using lookback fetches into a folder of your app (lookback assets --help)\n\n'
     + `options of every command:\n${MODEL_HELP}\n\n"lookback <command> --help" lists a command's own options. Without "text", the text is read from stdin.\n`
     + '"lookback --version" prints the version.';
 }
@@ -257,6 +259,7 @@ async function main(argv) {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') return print(mainHelp());
   if (name === '-v' || name === '--version') return print(JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version);
+  if (name === 'assets') return assetsCommand(rest, print);
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; see lookback --help)`);
   const options = {
@@ -287,5 +290,5 @@ async function main(argv) {
 
 main(process.argv.slice(2)).catch((e) => {
   process.stderr.write(`lookback: ${inFlags(String(e.message).split('\n')[0].replace(/^lookback: /, ''))}\n`);
-  process.exitCode = e instanceof UsageError ? 2 : 1;
+  process.exitCode = e instanceof UsageError || e instanceof AssetsUsageError ? 2 : 1;
 });

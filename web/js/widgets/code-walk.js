@@ -7,6 +7,7 @@
 import { LookbackWidget, define, esc, fmt } from './widget-kit.js';
 import { rows, workedInputs } from './worked-example.js';
 import { drawReport } from './export.js';
+import { servedUrl } from '../served.js';
 
 // highlight.js is loaded when the first code walk computes (it sits far down the chapter), once per page.
 let highlighter = null;
@@ -19,7 +20,6 @@ function loadHighlighter() {
   return highlighter;
 }
 
-const SOURCE_ROOT = new URL('../../build/source/', import.meta.url);
 // The functions shown: file, the line their definition starts with, and the comment lines kept above it.
 export const SHOWN = {
   row: { file: 'wasm/src/kernels/reference.cpp', start: 'bool attention_row_ref(' },
@@ -79,7 +79,7 @@ export function cutFunction(text, start) {
 const sourceCache = new Map();
 function source(file) {
   if (!sourceCache.has(file)) {
-    sourceCache.set(file, fetch(new URL(file, SOURCE_ROOT)).then((r) => {
+    sourceCache.set(file, fetch(servedUrl(`build/source/${file}`)).then((r) => {
       if (!r.ok) throw new Error(`code walk: cannot load ${file} (HTTP ${r.status}); build with \`npm run build\``);
       return r.text();
     }));

@@ -6,10 +6,12 @@
 // computations pays one round trip). The worker starts on start() or the first request (start-worker.js, also
 // from another origin); if it cannot, every request rejects with code LOOKBACK_WORKER_FAILED. Not the worker (worker.js); widgets never import this: a controller does (web/js/chapter).
 import { startWorker, workerAdvice } from './start-worker.js';
+
+const HERE = import.meta.url;   // kept as a value: bundlers rewrite only new URL('literal', import.meta.url)
 import { PROTOCOL_VERSION } from '../protocol.js';
 
 export class ComputeClient {
-  constructor(workerUrl = new URL('./worker.js', import.meta.url)) {
+  constructor(workerUrl = new URL('./worker.js', HERE)) {
     this.workerUrl = workerUrl;
     this.worker = null;
     this.failure = null;
