@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slug } from '../../.scripts/docs-site.mjs';
@@ -112,7 +113,14 @@ test('every npx lookback and npm command in the README\'s sh blocks exists and r
     const npx = line.match(/^npx lookback (.*)$/);
     assert.ok(npx, `a README command the test does not know how to run: ${line}`);
     const args = [...npx[1].matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
-    const out = execFileSync(process.execPath, [join(root, 'web/js/cli/lookback.mjs'), ...args], { encoding: 'utf8', timeout: 100_000 });
+    // in a folder of its own, as a reader's app: `lookback assets` writes where it is told
+    const cwd = mkdtempSync(join(tmpdir(), 'lookback-readme-'));
+    let out;
+    try {
+      out = execFileSync(process.execPath, [join(root, 'web/js/cli/lookback.mjs'), ...args], { cwd, encoding: 'utf8', timeout: 100_000 });
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
     assert.ok(out.trim().length > 0, `${line} printed nothing`);
     ran += 1;
   }
