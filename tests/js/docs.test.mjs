@@ -115,13 +115,16 @@ test('every npx lookback and npm command in the README\'s sh blocks exists and r
     const args = [...npx[1].matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
     // in a folder of its own, as a reader's app: `lookback assets` writes where it is told
     const cwd = mkdtempSync(join(tmpdir(), 'lookback-readme-'));
-    let out;
+    let out, figure = null;
     try {
       out = execFileSync(process.execPath, [join(root, 'web/js/cli/lookback.mjs'), ...args], { cwd, encoding: 'utf8', timeout: 100_000 });
+      const svg = args.indexOf('--svg');
+      if (svg >= 0) figure = readFileSync(join(cwd, args[svg + 1]), 'utf8');
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
-    assert.ok(out.trim().length > 0, `${line} printed nothing`);
+    if (figure) assert.match(figure, /^<svg /, `${line} wrote a figure`);
+    else assert.ok(out.trim().length > 0, `${line} printed nothing`);
     ran += 1;
   }
   assert.ok(ran >= 1, 'README shows the command line');
