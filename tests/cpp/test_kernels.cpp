@@ -28,9 +28,9 @@ TEST_CASE("simd width is a power of two of at least 4") {
   CHECK((w & (w - 1)) == 0);
 }
 
-TEST_CASE("gemm_nn and gemm_nt match their references around the vector width") {
+TEST_CASE("gemm_nn, gemm_nt and gemm_tn match their references around the vector width and the tile height") {
   Rng rng(1);
-  for (int M : {1, 3, 7, 13}) {
+  for (int M : {1, 3, 7, 13, 25}) {
     for (int N : sizes_around(W())) {
       for (int K : {1, W() - 1, W() + 3, 300}) {
         for (bool acc : {false, true}) {
@@ -45,6 +45,13 @@ TEST_CASE("gemm_nn and gemm_nt match their references around the vector width") 
           c1 = C0, c2 = C0;
           gemm_nt(M, N, K, A.data(), lda, Bt.data(), ldb_nt, c1.data(), ldc, acc);
           gemm_nt_ref(M, N, K, A.data(), lda, Bt.data(), ldb_nt, c2.data(), ldc, acc);
+          CHECK(closeness(c1, c2, 1e-4, 1e-4) <= 1.0);
+          // tn: A is [K, M] with leading dimension M + 3
+          const int lda_tn = M + 3;
+          auto At = rng.vec(std::size_t(K) * lda_tn);
+          c1 = C0, c2 = C0;
+          gemm_tn(M, N, K, At.data(), lda_tn, Bn.data(), ldb_nn, c1.data(), ldc, acc);
+          gemm_tn_ref(M, N, K, At.data(), lda_tn, Bn.data(), ldb_nn, c2.data(), ldc, acc);
           CHECK(closeness(c1, c2, 1e-4, 1e-4) <= 1.0);
         }
       }

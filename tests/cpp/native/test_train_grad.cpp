@@ -49,23 +49,6 @@ double weighted(const std::vector<float>& y, const std::vector<float>& c) {
 
 }  // namespace
 
-TEST_CASE("gemm_tn matches its scalar twin") {
-  Rng rng(7);
-  for (int M : {1, 5, 17, 64})
-    for (int N : {1, 8, 33})
-      for (int K : {1, 7, 70}) {
-        const int lda = M + 3, ldb = N + 1, ldc = N + 2;
-        auto A = rng.vec(std::size_t(K) * lda), B = rng.vec(std::size_t(K) * ldb), C = rng.vec(std::size_t(M) * ldc);
-        auto R = C;
-        for (bool acc : {false, true}) {
-          auto c1 = C, c2 = R;
-          gemm_tn(M, N, K, A.data(), lda, B.data(), ldb, c1.data(), ldc, acc);
-          gemm_tn_ref(M, N, K, A.data(), lda, B.data(), ldb, c2.data(), ldc, acc);
-          CHECK(lookback::testing::closeness(c1, c2, 1e-4, 1e-4) <= 1.0);
-        }
-      }
-}
-
 TEST_CASE("rmsnorm backward matches finite differences") {
   Rng rng(1);
   const int R = 5, n = 12;

@@ -2,7 +2,7 @@
 // Each vectorised kernel (xsimd) has a plain scalar twin named `*_ref` that the tests compare against.
 // Not here: argument validation for callers from JS (the bindings do it), allocation policy, models.
 // Letters: T queries, S keys, H heads, D head width, C channels (d_model), M/N/K matrix sizes.
-// Scratch: gemm_nn/gemm_nt and attention pack their operands into per-thread buffers (thread_local vectors)
+// Scratch: gemm_nn/gemm_nt/gemm_tn and attention pack their operands into per-thread buffers (thread_local vectors)
 // that grow to the largest call made on that thread and are kept for the next one (never shrunk).
 #pragma once
 #include <cstddef>
@@ -22,6 +22,11 @@ void gemm_nn_ref(int M, int N, int K, const float* A, int lda, const float* B, i
 void gemm_nt(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
              bool accumulate);
 void gemm_nt_ref(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                 bool accumulate);
+// C[M,N] (+)= A[K,M]ᵀ · B[K,N] (a weight gradient: the sum over K rows of outer products).
+void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+             bool accumulate);
+void gemm_tn_ref(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
                  bool accumulate);
 
 // Σ a[i]·b[i] over n elements.

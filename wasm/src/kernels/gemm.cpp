@@ -1,7 +1,7 @@
-// Row-major GEMM, C (+)= A·B and C (+)= A·Bᵀ, vectorised with a register-tiled micro-kernel on packed panels:
+// Row-major GEMM, C (+)= A·B, C (+)= A·Bᵀ and C (+)= Aᵀ·B, vectorised with a register-tiled micro-kernel on packed panels:
 // B in panels of NR columns (either layout packs to the same form), A in panels of MR rows, so that the kernel
 // reads two contiguous streams at constant offsets. Blocked over K (KC), N (NC) and M (MC); edges go through a
-// small padded tile. The pieces (pack_a, pack_b, tile) are shared with attention.cpp through simd.hpp.
+// small padded tile; a transposed A packs by contiguous row pieces (pack_a_trans). The pieces (pack_a, pack_b, tile) are shared with attention.cpp through simd.hpp.
 // Not threaded (the caller may split M).
 #include <algorithm>
 #include <cstring>
@@ -85,6 +85,15 @@ void pack_a(int rows, int kc, float alpha, const float* A, int lda, float* Ap) {
     for (int k = 0; k < kc; ++k) Ap[std::size_t(k) * MR + r] = 0.0f;
 }
 
+void pack_a_trans(int rows, int kc, const float* A, int lda, float* Ap) {
+  for (int k = 0; k < kc; ++k) {
+    const float* src = A + std::size_t(k) * lda;
+    float* dst = Ap + std::size_t(k) * MR;
+    for (int r = 0; r < rows; ++r) dst[r] = src[r];
+    for (int r = rows; r < MR; ++r) dst[r] = 0.0f;
+  }
+}
+
 void pack_b(bool trans, int kc, int cols, const float* B, int ldb, float* Bp, std::size_t panel_stride) {
   for (int j0 = 0; j0 < cols; j0 += NR, Bp += panel_stride) {
     const int n = std::min(NR, cols - j0);
@@ -139,8 +148,9 @@ void zero_rows(int M, int N, float* C, int ldc) {
   for (int i = 0; i < M; ++i) std::fill(C + std::size_t(i) * ldc, C + std::size_t(i) * ldc + N, 0.0f);
 }
 
-void gemm(bool trans, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
-          bool accumulate) {
+// transA: A is [K, M] (C = Aᵀ·B); trans: B is [N, K] (C = A·Bᵀ).
+void gemm(bool transA, bool trans, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C,
+          int ldc, bool accumulate) {
   using namespace simd;
   if (M <= 0 || N <= 0) return;
   if (K <= 0) {
@@ -162,9 +172,13 @@ void gemm(bool trans, int M, int N, int K, const float* A, int lda, const float*
              bp.data(), std::size_t(kc) * NR);
       for (int i0 = 0; i0 < M; i0 += mcmax) {
         const int mc = std::min(mcmax, M - i0);
-        for (int i = 0; i < mc; i += MR)
-          pack_a(std::min(MR, mc - i), kc, 1.0f, A + std::size_t(i0 + i) * lda + k0, lda,
-                 ap.data() + std::size_t(i / MR) * kc * MR);
+        for (int i = 0; i < mc; i += MR) {
+          float* panel = ap.data() + std::size_t(i / MR) * kc * MR;
+          if (transA)
+            pack_a_trans(std::min(MR, mc - i), kc, A + std::size_t(k0) * lda + i0 + i, lda, panel);
+          else
+            pack_a(std::min(MR, mc - i), kc, 1.0f, A + std::size_t(i0 + i) * lda + k0, lda, panel);
+        }
         for (int j = 0; j < nc; j += NR) {
           const float* panel = bp.data() + std::size_t(j / NR) * kc * NR;
           for (int i = 0; i < mc; i += MR)
@@ -180,12 +194,17 @@ void gemm(bool trans, int M, int N, int K, const float* A, int lda, const float*
 
 void gemm_nn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
              bool accumulate) {
-  gemm(false, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+  gemm(false, false, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 void gemm_nt(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
              bool accumulate) {
-  gemm(true, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+  gemm(false, true, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+             bool accumulate) {
+  gemm(true, false, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 }  // namespace lookback

@@ -30,6 +30,16 @@ void gemm_nt_ref(int M, int N, int K, const float* A, int lda, const float* B, i
     }
 }
 
+void gemm_tn_ref(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
+                 bool accumulate) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double s = accumulate ? C[std::size_t(i) * ldc + j] : 0.0;
+      for (int k = 0; k < K; ++k) s += double(A[std::size_t(k) * lda + i]) * B[std::size_t(k) * ldb + j];
+      C[std::size_t(i) * ldc + j] = float(s);
+    }
+}
+
 float dot_ref(const float* a, const float* b, int n) {
   double s = 0;
   for (int i = 0; i < n; ++i) s += double(a[i]) * b[i];

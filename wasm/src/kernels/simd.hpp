@@ -59,6 +59,9 @@ constexpr int MR = LOOKBACK_GEMM_MR;  // rows per tile
 
 // Packs alpha · A[rows, kc] (rows <= MR, leading dimension lda) into Ap[kc][MR], padding rows with zeros.
 void pack_a(int rows, int kc, float alpha, const float* A, int lda, float* Ap);
+// Packs the columns of A[kc, rows] (rows <= MR, leading dimension lda) into Ap[kc][MR], padding with zeros: the
+// panel of Aᵀ without a transpose.
+void pack_a_trans(int rows, int kc, const float* A, int lda, float* Ap);
 // Packs B[kc, cols] (or, when trans, the transpose of B[cols, kc]) into ceil(cols / NR) panels of [kc][NR]
 // floats, zero-padded; panel p starts at Bp + p * panel_stride (>= kc * NR).
 void pack_b(bool trans, int kc, int cols, const float* B, int ldb, float* Bp, std::size_t panel_stride);

@@ -7,6 +7,7 @@
 #include <omp.h>
 
 #include "base/splitmix64.hpp"
+#include "train/profile.hpp"
 
 namespace lookback::train {
 
@@ -41,11 +42,15 @@ double TrainModel::loss_grad(const float* w, const std::uint16_t* tokens, int ro
   {
     const int tid = omp_get_thread_num();
     float* g = grad ? (tid == 0 ? grad : thread_grads_[tid - 1].data()) : nullptr;
-    if (g) std::memset(g, 0, n * sizeof(float));
+    if (g) {
+      profile::Scope sc(profile::reduce_grads);
+      std::memset(g, 0, n * sizeof(float));
+    }
     for (int r = tid; r < rows; r += threads)
       losses[r] = sequence(tid, w, tokens + std::size_t(r) * (T + 1), g, scale);
 #pragma omp barrier
     if (grad && threads > 1) {
+      profile::Scope sc(profile::reduce_grads);
       // add the other threads' buffers into grad, split by ranges; the order per element is fixed
       const std::size_t chunk = (n + threads - 1) / threads;
       const std::size_t lo = std::min(n, chunk * tid), hi = std::min(n, lo + chunk);

@@ -12,35 +12,6 @@
 
 namespace lookback::train {
 
-void gemm_tn_ref(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
-                 bool accumulate) {
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      double s = 0;
-      for (int k = 0; k < K; ++k) s += double(A[std::size_t(k) * lda + i]) * B[std::size_t(k) * ldb + j];
-      float& c = C[std::size_t(i) * ldc + j];
-      c = accumulate ? float(c + s) : float(s);
-    }
-}
-
-void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
-             bool accumulate) {
-  if (M <= 0 || N <= 0) return;
-  thread_local std::vector<float> at;
-  if (at.size() < std::size_t(M) * K) at.resize(std::size_t(M) * K);
-  float* t = at.data();
-  constexpr int BL = 32;  // blocked transpose: A[K,M] -> t[M,K]
-  for (int k0 = 0; k0 < K; k0 += BL)
-    for (int i0 = 0; i0 < M; i0 += BL) {
-      const int k1 = std::min(K, k0 + BL), i1 = std::min(M, i0 + BL);
-      for (int k = k0; k < k1; ++k) {
-        const float* a = A + std::size_t(k) * lda;
-        for (int i = i0; i < i1; ++i) t[std::size_t(i) * K + k] = a[i];
-      }
-    }
-  gemm_nn(M, N, K, t, K, B, ldb, C, ldc, accumulate);
-}
-
 void rmsnorm_fwd(const float* x, const float* w, float* y, float* rinv, int R, int n, float eps) {
   for (int r = 0; r < R; ++r) {
     const float* xr = x + std::size_t(r) * n;
@@ -115,6 +86,15 @@ void Rope::bwd(float* x, int H, int ld) const {
 
 namespace {
 constexpr int BS = 64;  // query rows per block; a block sees keys [0, i0 + rows)
+}
+
+double attention_flops(int T, int H, int D) {
+  double macs = 0;
+  for (int i0 = 0; i0 < T; i0 += BS) {
+    const int rows = std::min(BS, T - i0), keys = i0 + rows;
+    macs += 2.0 * rows * keys * D;  // scores q·kᵀ and weights·v
+  }
+  return 2.0 * H * macs;
 }
 
 void attention_fwd(const float* q, const float* k, const float* v, float* p, float* o, int T, int H, int D,

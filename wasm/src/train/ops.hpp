@@ -1,18 +1,13 @@
 // Forward and backward of every op the trainer needs, on raw pointers (one sequence at a time).
 // Forward ops store what their backward needs (inverse RMS, softmax weights); backward ops accumulate
 // weight gradients (+=) and write input gradients (=) unless noted.
+// The matrix products are the core's (lookback/kernels.hpp: gemm_nn, gemm_nt, gemm_tn).
 // Not here: parameters, batching, threads (sprout_train / window_train / trainer).
 // Letters: T tokens, C channels, H heads, D head width, F MLP hidden, V vocabulary.
 #pragma once
 #include <cstdint>
 
 namespace lookback::train {
-
-// C[M,N] (+)= A[K,M]ᵀ · B[K,N] (row-major, leading dimensions lda, ldb, ldc). Vectorised through gemm_nn.
-void gemm_tn(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
-             bool accumulate);
-void gemm_tn_ref(int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C, int ldc,
-                 bool accumulate);
 
 // y[R,n] = x · rsqrt(mean(x²) + eps) · w; rinv[R] receives the inverse RMS of each row.
 void rmsnorm_fwd(const float* x, const float* w, float* y, float* rinv, int R, int n, float eps);
@@ -34,6 +29,9 @@ struct Rope {
 // q, k, v, o: [T, H*D] (row stride ld); p: [H, T, T] softmax weights (upper triangle written as zero).
 void attention_fwd(const float* q, const float* k, const float* v, float* p, float* o, int T, int H, int D,
                    int ld);
+// Multiply-add work of attention_fwd as executed (2 flops each; the blocks on the diagonal are computed whole);
+// attention_bwd does twice this.
+double attention_flops(int T, int H, int D);
 // dq, dk, dv written (same layout as q); ds: scratch [T, T].
 void attention_bwd(const float* q, const float* k, const float* v, const float* p, const float* dout,
                    float* dq, float* dk, float* dv, float* ds, int T, int H, int D, int ld);

@@ -8,8 +8,12 @@
 
 #include "lookback/kernels.hpp"
 #include "train/ops.hpp"
+#include "train/profile.hpp"
 
 namespace lookback::train {
+
+using profile::gemm_flops;
+using profile::Scope;
 
 ModelConfig sprout_config(const std::string& size, int vocab) {
   ModelConfig c;
@@ -144,37 +148,78 @@ void SproutTrain::forward(Scratch& s, const float* w, const std::uint16_t* ids) 
   Rope rope;
   rope.T = T, rope.D = D, rope.cs = rope_table_.data();
   const float* E = w + emb_;
-  for (int t = 0; t < T; ++t) {
-    if (ids[t] >= V) throw std::runtime_error("token id out of range");
-    std::memcpy(s.act[0].hin.data() + std::size_t(t) * C, E + std::size_t(ids[t]) * C, sizeof(float) * C);
+  {
+    Scope sc(profile::embedding);
+    for (int t = 0; t < T; ++t) {
+      if (ids[t] >= V) throw std::runtime_error("token id out of range");
+      std::memcpy(s.act[0].hin.data() + std::size_t(t) * C, E + std::size_t(ids[t]) * C, sizeof(float) * C);
+    }
   }
   for (int l = 0; l < c.n_layers; ++l) {
     const Layer& L = layers_[l];
     auto& a = s.act[l];
-    rmsnorm_fwd(a.hin.data(), w + L.attn_norm, a.n1.data(), a.r1.data(), T, C, eps);
-    gemm_nt(T, C, C, a.n1.data(), C, w + L.wq, C, a.qraw.data(), C, false);
-    gemm_nt(T, C, C, a.n1.data(), C, w + L.wk, C, a.kraw.data(), C, false);
-    gemm_nt(T, C, C, a.n1.data(), C, w + L.wv, C, a.v.data(), C, false);
-    if (c.qk_norm) {
-      rmsnorm_fwd(a.qraw.data(), w + L.q_norm, a.q.data(), a.rq.data(), T * H, D, eps);
-      rmsnorm_fwd(a.kraw.data(), w + L.k_norm, a.k.data(), a.rk.data(), T * H, D, eps);
-    } else {
-      a.q = a.qraw, a.k = a.kraw;
+    {
+      Scope sc(profile::rmsnorm);
+      rmsnorm_fwd(a.hin.data(), w + L.attn_norm, a.n1.data(), a.r1.data(), T, C, eps);
     }
-    rope.fwd(a.q.data(), H, C);
-    rope.fwd(a.k.data(), H, C);
-    attention_fwd(a.q.data(), a.k.data(), a.v.data(), a.p.data(), a.o.data(), T, H, D, C);
-    a.hm = a.hin;
-    gemm_nt(T, C, C, a.o.data(), C, w + L.wo, C, a.hm.data(), C, true);
-    rmsnorm_fwd(a.hm.data(), w + L.ffn_norm, a.n2.data(), a.r2.data(), T, C, eps);
-    gemm_nt(T, F, C, a.n2.data(), C, w + L.w1, C, a.h1.data(), F, false);
-    gemm_nt(T, F, C, a.n2.data(), C, w + L.w3, C, a.h3.data(), F, false);
-    swiglu_fwd(a.h1.data(), a.h3.data(), a.g.data(), T * F);
+    {
+      Scope sc(profile::gemm_attn_proj, 3 * gemm_flops(T, C, C));
+      gemm_nt(T, C, C, a.n1.data(), C, w + L.wq, C, a.qraw.data(), C, false);
+      gemm_nt(T, C, C, a.n1.data(), C, w + L.wk, C, a.kraw.data(), C, false);
+      gemm_nt(T, C, C, a.n1.data(), C, w + L.wv, C, a.v.data(), C, false);
+    }
+    {
+      Scope sc(profile::rmsnorm);
+      if (c.qk_norm) {
+        rmsnorm_fwd(a.qraw.data(), w + L.q_norm, a.q.data(), a.rq.data(), T * H, D, eps);
+        rmsnorm_fwd(a.kraw.data(), w + L.k_norm, a.k.data(), a.rk.data(), T * H, D, eps);
+      } else {
+        a.q = a.qraw, a.k = a.kraw;
+      }
+    }
+    {
+      Scope sc(profile::rope);
+      rope.fwd(a.q.data(), H, C);
+      rope.fwd(a.k.data(), H, C);
+    }
+    {
+      Scope sc(profile::attention_fwd, attention_flops(T, H, D));
+      attention_fwd(a.q.data(), a.k.data(), a.v.data(), a.p.data(), a.o.data(), T, H, D, C);
+    }
+    {
+      Scope sc(profile::residual);
+      a.hm = a.hin;
+    }
+    {
+      Scope sc(profile::gemm_attn_proj, gemm_flops(T, C, C));
+      gemm_nt(T, C, C, a.o.data(), C, w + L.wo, C, a.hm.data(), C, true);
+    }
+    {
+      Scope sc(profile::rmsnorm);
+      rmsnorm_fwd(a.hm.data(), w + L.ffn_norm, a.n2.data(), a.r2.data(), T, C, eps);
+    }
+    {
+      Scope sc(profile::gemm_mlp, 2 * gemm_flops(T, F, C));
+      gemm_nt(T, F, C, a.n2.data(), C, w + L.w1, C, a.h1.data(), F, false);
+      gemm_nt(T, F, C, a.n2.data(), C, w + L.w3, C, a.h3.data(), F, false);
+    }
+    {
+      Scope sc(profile::swiglu);
+      swiglu_fwd(a.h1.data(), a.h3.data(), a.g.data(), T * F);
+    }
     std::vector<float>& next = l + 1 < c.n_layers ? s.act[l + 1].hin : s.hL;
-    next = a.hm;
+    {
+      Scope sc(profile::residual);
+      next = a.hm;
+    }
+    Scope sc(profile::gemm_mlp, gemm_flops(T, C, F));
     gemm_nt(T, C, F, a.g.data(), F, w + L.w2, F, next.data(), C, true);
   }
-  rmsnorm_fwd(s.hL.data(), w + norm_, s.nf.data(), s.rf.data(), T, C, eps);
+  {
+    Scope sc(profile::rmsnorm);
+    rmsnorm_fwd(s.hL.data(), w + norm_, s.nf.data(), s.rf.data(), T, C, eps);
+  }
+  Scope sc(profile::gemm_classifier, gemm_flops(T, V, C));
   gemm_nt(T, V, C, s.nf.data(), C, E, C, s.logits.data(), V, false);
 }
 
@@ -189,56 +234,99 @@ double SproutTrain::sequence(int tid, const float* w, const std::uint16_t* ids, 
   forward(s, w, ids);
   const ModelConfig& c = cfg_;
   const int T = c.max_seq_len, C = c.dim, F = c.hidden_dim, H = c.n_heads, D = c.head_dim, V = c.vocab_size;
-  const double loss = cross_entropy(s.logits.data(), ids + 1, T, V, scale);  // logits -> dlogits
+  double loss;
+  {
+    Scope sc(profile::cross_entropy);
+    loss = cross_entropy(s.logits.data(), ids + 1, T, V, scale);  // logits -> dlogits
+  }
   if (!grad) return loss;
   Rope rope;
   rope.T = T, rope.D = D, rope.cs = rope_table_.data();
   const float* E = w + emb_;
   float* gE = grad + emb_;
   // classifier (tied) and final norm
-  gemm_nn(T, C, V, s.logits.data(), V, E, C, s.dn.data(), C, false);
-  gemm_tn(V, C, T, s.logits.data(), V, s.nf.data(), C, gE, C, true);
-  rmsnorm_bwd(s.hL.data(), w + norm_, s.rf.data(), s.dn.data(), s.dh.data(), grad + norm_, T, C, false);
+  {
+    Scope sc(profile::gemm_classifier_bwd, 2 * gemm_flops(T, C, V));
+    gemm_nn(T, C, V, s.logits.data(), V, E, C, s.dn.data(), C, false);
+    gemm_tn(V, C, T, s.logits.data(), V, s.nf.data(), C, gE, C, true);
+  }
+  {
+    Scope sc(profile::rmsnorm);
+    rmsnorm_bwd(s.hL.data(), w + norm_, s.rf.data(), s.dn.data(), s.dh.data(), grad + norm_, T, C, false);
+  }
   for (int l = c.n_layers - 1; l >= 0; --l) {
     const Layer& L = layers_[l];
     auto& a = s.act[l];
     // MLP: out = hm + w2·(silu(w1·n2) * w3·n2), n2 = norm(hm)
-    gemm_tn(C, F, T, s.dh.data(), C, a.g.data(), F, grad + L.w2, F, true);
-    gemm_nn(T, F, C, s.dh.data(), C, w + L.w2, F, s.dg.data(), F, false);
-    swiglu_bwd(a.h1.data(), a.h3.data(), s.dg.data(), s.dh1.data(), s.dh3.data(), T * F);
-    gemm_tn(F, C, T, s.dh1.data(), F, a.n2.data(), C, grad + L.w1, C, true);
-    gemm_tn(F, C, T, s.dh3.data(), F, a.n2.data(), C, grad + L.w3, C, true);
-    gemm_nn(T, C, F, s.dh1.data(), F, w + L.w1, C, s.dn.data(), C, false);
-    gemm_nn(T, C, F, s.dh3.data(), F, w + L.w3, C, s.dn.data(), C, true);
-    s.dhm = s.dh;
-    rmsnorm_bwd(a.hm.data(), w + L.ffn_norm, a.r2.data(), s.dn.data(), s.dhm.data(), grad + L.ffn_norm, T, C,
-                true);
+    {
+      Scope sc(profile::gemm_mlp_bwd, 2 * gemm_flops(T, C, F));
+      gemm_tn(C, F, T, s.dh.data(), C, a.g.data(), F, grad + L.w2, F, true);
+      gemm_nn(T, F, C, s.dh.data(), C, w + L.w2, F, s.dg.data(), F, false);
+    }
+    {
+      Scope sc(profile::swiglu);
+      swiglu_bwd(a.h1.data(), a.h3.data(), s.dg.data(), s.dh1.data(), s.dh3.data(), T * F);
+    }
+    {
+      Scope sc(profile::gemm_mlp_bwd, 4 * gemm_flops(T, C, F));
+      gemm_tn(F, C, T, s.dh1.data(), F, a.n2.data(), C, grad + L.w1, C, true);
+      gemm_tn(F, C, T, s.dh3.data(), F, a.n2.data(), C, grad + L.w3, C, true);
+      gemm_nn(T, C, F, s.dh1.data(), F, w + L.w1, C, s.dn.data(), C, false);
+      gemm_nn(T, C, F, s.dh3.data(), F, w + L.w3, C, s.dn.data(), C, true);
+    }
+    {
+      Scope sc(profile::residual);
+      s.dhm = s.dh;
+    }
+    {
+      Scope sc(profile::rmsnorm);
+      rmsnorm_bwd(a.hm.data(), w + L.ffn_norm, a.r2.data(), s.dn.data(), s.dhm.data(), grad + L.ffn_norm, T, C,
+                  true);
+    }
     // attention: hm = hin + wo·attn(q, k, v)
-    gemm_tn(C, C, T, s.dhm.data(), C, a.o.data(), C, grad + L.wo, C, true);
-    gemm_nn(T, C, C, s.dhm.data(), C, w + L.wo, C, s.dout.data(), C, false);
-    attention_bwd(a.q.data(), a.k.data(), a.v.data(), a.p.data(), s.dout.data(), s.dq.data(), s.dk.data(),
-                  s.dv.data(), s.ds.data(), T, H, D, C);
-    rope.bwd(s.dq.data(), H, C);
-    rope.bwd(s.dk.data(), H, C);
+    {
+      Scope sc(profile::gemm_attn_proj_bwd, 2 * gemm_flops(T, C, C));
+      gemm_tn(C, C, T, s.dhm.data(), C, a.o.data(), C, grad + L.wo, C, true);
+      gemm_nn(T, C, C, s.dhm.data(), C, w + L.wo, C, s.dout.data(), C, false);
+    }
+    {
+      Scope sc(profile::attention_bwd, 2 * attention_flops(T, H, D));
+      attention_bwd(a.q.data(), a.k.data(), a.v.data(), a.p.data(), s.dout.data(), s.dq.data(), s.dk.data(),
+                    s.dv.data(), s.ds.data(), T, H, D, C);
+    }
+    {
+      Scope sc(profile::rope);
+      rope.bwd(s.dq.data(), H, C);
+      rope.bwd(s.dk.data(), H, C);
+    }
     const float* dq = s.dq.data();
     const float* dk = s.dk.data();
     if (c.qk_norm) {
+      Scope sc(profile::rmsnorm);
       rmsnorm_bwd(a.qraw.data(), w + L.q_norm, a.rq.data(), s.dq.data(), s.dqraw.data(), grad + L.q_norm,
                   T * H, D, false);
       rmsnorm_bwd(a.kraw.data(), w + L.k_norm, a.rk.data(), s.dk.data(), s.dkraw.data(), grad + L.k_norm,
                   T * H, D, false);
       dq = s.dqraw.data(), dk = s.dkraw.data();
     }
-    gemm_tn(C, C, T, dq, C, a.n1.data(), C, grad + L.wq, C, true);
-    gemm_tn(C, C, T, dk, C, a.n1.data(), C, grad + L.wk, C, true);
-    gemm_tn(C, C, T, s.dv.data(), C, a.n1.data(), C, grad + L.wv, C, true);
-    gemm_nn(T, C, C, dq, C, w + L.wq, C, s.dn.data(), C, false);
-    gemm_nn(T, C, C, dk, C, w + L.wk, C, s.dn.data(), C, true);
-    gemm_nn(T, C, C, s.dv.data(), C, w + L.wv, C, s.dn.data(), C, true);
-    s.dh = s.dhm;
+    {
+      Scope sc(profile::gemm_attn_proj_bwd, 6 * gemm_flops(T, C, C));
+      gemm_tn(C, C, T, dq, C, a.n1.data(), C, grad + L.wq, C, true);
+      gemm_tn(C, C, T, dk, C, a.n1.data(), C, grad + L.wk, C, true);
+      gemm_tn(C, C, T, s.dv.data(), C, a.n1.data(), C, grad + L.wv, C, true);
+      gemm_nn(T, C, C, dq, C, w + L.wq, C, s.dn.data(), C, false);
+      gemm_nn(T, C, C, dk, C, w + L.wk, C, s.dn.data(), C, true);
+      gemm_nn(T, C, C, s.dv.data(), C, w + L.wv, C, s.dn.data(), C, true);
+    }
+    {
+      Scope sc(profile::residual);
+      s.dh = s.dhm;
+    }
+    Scope sc(profile::rmsnorm);
     rmsnorm_bwd(a.hin.data(), w + L.attn_norm, a.r1.data(), s.dn.data(), s.dh.data(), grad + L.attn_norm, T, C,
                 true);
   }
+  Scope sc(profile::embedding);
   for (int t = 0; t < T; ++t) {
     float* g = gE + std::size_t(ids[t]) * C;
     const float* d = s.dh.data() + std::size_t(t) * C;

@@ -17,6 +17,7 @@
 #include "base/read_file.hpp"
 #include "base/splitmix64.hpp"
 #include "train/export.hpp"
+#include "train/profile.hpp"
 
 namespace lookback::train {
 
@@ -175,6 +176,7 @@ double Trainer::step() {
   const float* gp = grad_.data();
 #pragma omp parallel for num_threads(opt_.threads) schedule(static)
   for (int c = 0; c < kChunks; ++c) {
+    profile::Scope sc(profile::clip_norm);
     const std::size_t lo = n * c / kChunks, hi = n * (c + 1) / kChunks;
     double ss = 0;
     for (std::size_t i = lo; i < hi; ++i) ss += double(gp[i]) * gp[i];
@@ -193,19 +195,22 @@ double Trainer::step() {
   const float c2 = float(1.0 / (1.0 - std::pow(double(b2), double(t))));
   const auto& params = model_->params();
 #pragma omp parallel num_threads(opt_.threads)
-  for (const ParamInfo& p : params) {
-    float* w = st_.w.data() + p.offset;
-    float* m = st_.m.data() + p.offset;
-    float* v = st_.v.data() + p.offset;
-    const float* g = grad_.data() + p.offset;
-    const float decay = p.decay ? 1.0f - lr * wd : 1.0f;
-    const long size = long(p.size);
+  {
+    profile::Scope sc(profile::optimizer);
+    for (const ParamInfo& p : params) {
+      float* w = st_.w.data() + p.offset;
+      float* m = st_.m.data() + p.offset;
+      float* v = st_.v.data() + p.offset;
+      const float* g = grad_.data() + p.offset;
+      const float decay = p.decay ? 1.0f - lr * wd : 1.0f;
+      const long size = long(p.size);
 #pragma omp for schedule(static) nowait
-    for (long i = 0; i < size; ++i) {
-      const float gi = g[i] * clip;
-      m[i] = b1 * m[i] + (1.0f - b1) * gi;
-      v[i] = b2 * v[i] + (1.0f - b2) * gi * gi;
-      w[i] = w[i] * decay - lr * (m[i] * c1) / (std::sqrt(v[i] * c2) + eps);
+      for (long i = 0; i < size; ++i) {
+        const float gi = g[i] * clip;
+        m[i] = b1 * m[i] + (1.0f - b1) * gi;
+        v[i] = b2 * v[i] + (1.0f - b2) * gi * gi;
+        w[i] = w[i] * decay - lr * (m[i] * c1) / (std::sqrt(v[i] * c2) + eps);
+      }
     }
   }
   st_.step++;
