@@ -40,12 +40,19 @@ if (r.status !== 0) {
 const load1 = os.loadavg().map((x) => x.toFixed(2));
 const m = JSON.parse(readFileSync(json, 'utf8'));
 const peak = (isa, t) => m.peaks.find((p) => p.isa === isa && p.threads === t);
-const show = (p) => (p?.supported ? `${p.gflops.toFixed(0)} GFLOP/s` : 'not supported');
+const show = (p) => (p?.supported ? `${p.gflops.toFixed(0)} GFLOP/s (${p.gflops_cpu.toFixed(0)} per CPU second)` : 'not supported');
 console.log(`\ntrainer, Sprout's shape (${m.parameters} parameters; batch ${BATCH} x ${m.config.max_seq_len} tokens, ${THREADS} threads), ${STEPS} steps:`);
-console.log(`  ${m.tokens_per_s.toFixed(0)} tokens/s, ${m.step_gflops.toFixed(1)} GFLOP/s of products = ${m.percent_of_peak.toFixed(1)}% of the measured ${THREADS}-thread FMA peak (${m.peak_gflops.toFixed(0)} GFLOP/s)`);
+console.log(`  by the wall clock: ${m.tokens_per_s.toFixed(0)} tokens/s, ${m.step_gflops.toFixed(1)} GFLOP/s of products = ${m.percent_of_peak.toFixed(1)}% of the measured ${THREADS}-thread FMA peak (${m.peak_gflops.toFixed(0)} GFLOP/s)`);
+console.log(`  per CPU second the threads ran: ${m.tokens_per_s_cpu.toFixed(0)} tokens/s, ${m.step_gflops_cpu.toFixed(1)} GFLOP/s = ${m.percent_of_peak_cpu.toFixed(1)}% of the peak loop's ${m.peak_gflops_cpu.toFixed(0)} GFLOP/s`);
 console.log(`  FMA peak, register-only loop: AVX-512 ${show(peak('avx512', 1))} one thread, ${show(peak('avx512', THREADS))} ${THREADS} threads; AVX2 ${show(peak('avx2', 1))} / ${show(peak('avx2', THREADS))}`);
-console.log('  where a step goes (share of the threads\' time, one thread\'s GFLOP/s while in the op):');
-for (const o of m.ops) console.log(`    ${o.op.padEnd(36)} ${(100 * o.share).toFixed(1).padStart(5)}%  ${o.gflops_per_thread ? o.gflops_per_thread.toFixed(0).padStart(4) : ''}`);
+console.log('  where a step goes (share of the threads\' CPU time, one thread\'s GFLOP/s per CPU second in the op):');
+for (const o of m.ops) console.log(`    ${o.op.padEnd(36)} ${(100 * o.share).toFixed(1).padStart(5)}%  ${o.gflops_per_thread_cpu ? o.gflops_per_thread_cpu.toFixed(0).padStart(4) : ''}`);
 console.log(`  load average at start ${load0.join(' ')}, at end ${load1.join(' ')} (${os.cpus().length} cores; other work on the machine lowers both the peak and the trainer)`);
+// The target (issue: the trainer at the machine's speed): >= 55% of the measured two-thread FMA peak over whole
+// steps, judged per CPU second the threads ran (the wall-clock figure is in the JSON too; on a shared machine it
+// measures the other work as much as the trainer).
+const targets = [
+  { name: `trainer, Sprout's shape: share of the measured ${THREADS}-thread FMA peak per CPU second`, value: m.percent_of_peak_cpu, target: 55, unit: '%', met: m.percent_of_peak_cpu >= 55 },
+];
 writeFileSync(`${out}/trainer.json`, `${JSON.stringify({ date: new Date().toISOString(), ...m,
-  load_average: { start: load0, end: load1 } }, null, 1)}\n`);
+  load_average: { start: load0, end: load1 }, targets }, null, 1)}\n`);
