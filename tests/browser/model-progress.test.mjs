@@ -47,7 +47,7 @@ test('a bar shows Sprout loading with its size, then goes when the model is load
     })
       .observe(bar, { subtree: true, childList: true, characterData: true, attributes: true });
   });
-  await page.locator('lookback-explorer').scrollIntoViewIfNeeded();
+  await page.locator('#w-explorer').scrollIntoViewIfNeeded();
   const text = await until(page, () => barText(page), 'the loading bar');
   assert.match(text, /^Loading Sprout(…|: \d+\.\d( of \d+\.\d)? MB)$/);
   assert.equal(await page.locator('.model-progress').getAttribute('role'), 'status');
@@ -71,7 +71,7 @@ test('weights that cannot be fetched: the bar says Sprout could not be loaded, a
   const page = await b.context.newPage();
   await page.route('**/models/sprout/model.safetensors', (route) => route.abort('failed'));
   await page.goto(b.url);
-  await page.locator('lookback-explorer').scrollIntoViewIfNeeded();
+  await page.locator('#w-explorer').scrollIntoViewIfNeeded();
   const text = await until(page, async () => {
     const t = await barText(page);
     return t?.includes('could not be loaded') ? t : null;

@@ -50,7 +50,7 @@ test('the prose reads every model number from the card and config; no section 1,
     .map((e) => ({ card: e.dataset.fromCard, config: e.dataset.fromConfig, format: e.dataset.format, text: e.textContent })));
   assert.ok(slots.length >= 20);
   const FORMAT = { head: head1, n2: (v) => v.toFixed(2), n3: (v) => v.toFixed(3), exp: (v) => Math.exp(v).toFixed(2),
-    int: (v) => v.toLocaleString('en-US'), params4: (v) => (4 * v * v).toLocaleString('en-US') };
+    int: (v) => v.toLocaleString('en-US'), params4: (v) => (4 * v * v).toLocaleString('en-US'), pct: (v) => `${Math.round(100 * v)}%` };
   for (const s of slots) {
     const v = s.card ? at(CARD, s.card) : at(CONFIG, s.config);
     assert.notEqual(v, undefined, `${s.card ?? s.config} is in the card/config`);
@@ -64,7 +64,7 @@ test('the prose reads every model number from the card and config; no section 1,
   assert.doesNotMatch(await page.locator('main').textContent(), /does not ship with the chapter|needs the trained model/);
   // "Show this head" opens the head the card names, on the pronoun example at "he"
   await page.locator('button.open-head[data-example="pronoun"]').click();
-  const x = page.locator('lookback-explorer');
+  const x = page.locator('#w-explorer');
   const [l, h] = CARD.heads.pronoun_to_name.best[0].head.split('.').map(Number);
   await until(async () => [await x.getAttribute('layer'), await x.getAttribute('head')], (v) => v[0] === String(l + 1) && v[1] === String(h + 1), 'the pronoun head opened');
   await ready(page, 'lookback-explorer');
@@ -191,7 +191,7 @@ test('heads grid: every head labelled from the card, sorted by a habit; a click 
   await g.locator('select.sort').selectOption({ value: 'induction' });
   await until(() => g.locator('.cell').first().getAttribute('data-head'), (v) => v === head1(CARD.heads.induction.best[0].head), 'best induction head first');
   await g.locator('.cell').first().click();
-  const x = page.locator('lookback-explorer');
+  const x = page.locator('section#heads lookback-explorer');   // the explorer beside the grid
   const [l, h] = CARD.heads.induction.best[0].head.split('.').map(Number);
   await until(async () => [await x.getAttribute('layer'), await x.getAttribute('head')], (v) => v[0] === String(l + 1) && v[1] === String(h + 1), 'explorer opened on the head');
   // keyboard: arrows move between heads, Enter opens
@@ -297,7 +297,7 @@ test('the models load once per page and are shared; switching the current model 
 test('an unfinished section is never marked read', T, async () => {
   const { page } = b;
   await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
-  await until(() => page.evaluate(() => JSON.parse(localStorage.getItem('lookback.progress') || '{}').read?.includes('production')), Boolean, 'the end read');
+  await until(() => page.evaluate(() => JSON.parse(localStorage.getItem('lookback.progress') || '{}').read?.includes('summary')), Boolean, 'the end read');
   const pending = await page.evaluate(() => [...document.querySelectorAll('main section.pending')].map((s) => s.id));
   const read = await page.evaluate(() => JSON.parse(localStorage.getItem('lookback.progress')).read);
   for (const id of pending) assert.ok(!read.includes(id), `${id} is unfinished but marked read`);

@@ -15,7 +15,8 @@ const HABITS = [['previous_token', 'previous token', 'prev'], ['start_mark', 'st
 const CSS = `
 select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-radius: 6px; min-height: 34px; }
 .grid { display: grid; grid-template-columns: repeat(var(--cols, 6), minmax(0, 1fr)); gap: .4rem; margin-top: .5rem; }
-@container (max-width: 520px) { .grid { grid-template-columns: repeat(3, minmax(0, 1fr)); } }
+/* on a phone: four maps a row and no habit line under each (the table under the grid has the numbers) */
+@container (max-width: 520px) { .grid { grid-template-columns: repeat(4, minmax(0, 1fr)); } .cell .s { display: none; } }
 .cell { display: flex; flex-direction: column; align-items: stretch; gap: .15rem; padding: .3rem; font-size: .72rem;
   line-height: 1.25; text-align: left; }
 .cell canvas { width: 100%; aspect-ratio: 1; image-rendering: pixelated; background: var(--lb-page); border-radius: 3px; }
