@@ -7,6 +7,7 @@
 // server can host.
 import { createServer } from 'node:http';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { pipeline } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +55,20 @@ function gzipped(file, stat) {
   return data;
 }
 
+// Whether an Accept-Encoding header accepts gzip: named with a q above 0, or not named and "*" with a q above 0
+// ("gzip;q=0" refuses it).
+export function acceptsGzip(header = '') {
+  let gzip, star;
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (name === 'gzip' || name === 'x-gzip') gzip = Math.max(gzip ?? 0, weight || 0);
+    else if (name === '*') star = weight || 0;
+  }
+  return (gzip ?? star ?? 0) > 0;
+}
+
 const WEB = fileURLToPath(new URL('../web', import.meta.url));
 
 function resolvePath(urlPath, root) {
@@ -89,13 +104,19 @@ export function startServer({ port = 0, host = '127.0.0.1', csp = CSP, root = WE
     const headers = { ...secure, 'content-type': TYPES[extname(file)] || 'application/octet-stream',
       'cache-control': 'no-cache', vary: 'accept-encoding' };
     if (cors) headers['access-control-allow-origin'] = '*';
-    if (COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+    if (COMPRESSIBLE.has(extname(file)) && acceptsGzip(req.headers['accept-encoding'])) {
       const body = gzipped(file, stat);
       res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': body.length }).end(body);
       return;
     }
     res.writeHead(200, { ...headers, 'content-length': stat.size });
-    createReadStream(file).pipe(res);
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    // pipeline, not pipe: a reader who goes away (an aborted download) closes the file too, and a read error
+    // (EMFILE under a low ulimit) ends this answer instead of the server
+    pipeline(createReadStream(file), res, () => {});
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

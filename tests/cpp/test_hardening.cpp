@@ -130,3 +130,34 @@ TEST_CASE("encode_tail: the start mark and the end of the full encoding, for any
       }
   }
 }
+
+TEST_CASE("merges that double a token's length are refused past kMaxTokenBytes, before the token is made") {
+  std::vector<std::pair<int, int>> merges = {{'a' + 2, 'a' + 2}};  // "aa", then each merge doubles the last
+  for (int i = 0; i < 26; ++i) merges.emplace_back(258 + i, 258 + i);
+  CHECK_THROWS_WITH(BpeTokenizer{merges}, doctest::Contains("merges[10] makes a token of 2048 bytes; a token holds at most 1024"));
+  merges.resize(10);
+  const BpeTokenizer ok(merges);
+  CHECK(ok.decode({267}) == std::string(1024, 'a'));
+}
+
+TEST_CASE("the key/value cache grows with the texts, to the context at most, and keeps what it holds") {
+  // a context of 4,096 over 64 layers: nothing of it allocated until texts need it
+  const ModelConfig big = small_config(4, 64, 1, 1, 4, 4, 258, 4096, RopeLayout::half, false, Mlp::gelu, true);
+  Session grow_only(random_model(big, 3));
+  StepOptions o;
+  grow_only.process({0, 5, 6}, o);
+  CHECK(grow_only.length() == 3);
+  // growing while tokens are cached gives the same logits as one pass over the whole text
+  for (const NamedConfig& nc : test_configs()) {
+    CAPTURE(nc.name);
+    const auto model = random_model(nc.config, 9);
+    Rng rng(4);
+    const std::vector<int> ids = random_ids(rng, nc.config.max_seq_len, nc.config.vocab_size);
+    Session step(model), whole(model);
+    for (std::size_t n = 1; n <= ids.size(); n += 1 + n / 3) step.process(std::vector<int>(ids.begin(), ids.begin() + std::ptrdiff_t(n)), o);
+    step.process(ids, o);
+    whole.process(ids, o);
+    const float *a = step.last_logits(), *b = whole.last_logits();
+    for (int i = 0; i < nc.config.vocab_size; ++i) CHECK(a[i] == doctest::Approx(b[i]).epsilon(1e-4));
+  }
+}

@@ -138,3 +138,16 @@ test('NaN never reaches the printed table: a temperature float32 cannot carry is
   assert.doesNotMatch(r.stdout, /NaN/);
   assert.match(r.stderr, /temperature/);
 });
+
+test('a window model (--model window) answers tokens and next; attend and generate say it has no attention or generation', () => {
+  const next = run('next', 'the cat', '--model', 'window', '--top', '2', '--json');
+  assert.equal(next.status, 0, next.stderr);
+  assert.equal(JSON.parse(next.stdout).length, 2);
+  for (const [command, what] of [['attend', 'attention'], ['generate', 'generation']]) {
+    const r = run(command, 'the cat', '--model', 'window');
+    assert.equal(r.status, 2, command);
+    assert.match(r.stderr, new RegExp(`^lookback: ${command}: the model "window" is a window model, which has no ${what}; it answers tokens and next`));
+    assert.doesNotMatch(r.stderr, /is not a function/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+  }
+});

@@ -9,6 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
+import { windowWeights as windowWeightsOf } from './window-weights.mjs';
 
 const lb = await loadLookback();
 
@@ -52,23 +53,7 @@ function rawEdit(bytes, name, field, values) {
 }
 
 // A window model's safetensors file (float32) for a config, every weight `value`.
-function windowWeights({ window: W, embed_dim: E, hidden_dim: N, vocab_size: V }, value) {
-  const shapes = { 'embed.weight': [V, E], 'hidden.weight': [N, W * E], 'hidden.bias': [N], 'out.weight': [V, N], 'out.bias': [V] };
-  const header = {};
-  let at = 0;
-  for (const [name, shape] of Object.entries(shapes)) {
-    const bytes = 4 * shape.reduce((a, b) => a * b, 1);
-    header[name] = { dtype: 'F32', shape, data_offsets: [at, at + bytes] };
-    at += bytes;
-  }
-  let text = JSON.stringify(header);
-  text += ' '.repeat((8 - (text.length % 8)) % 8);
-  const out = new Uint8Array(8 + text.length + at);
-  new DataView(out.buffer).setBigUint64(0, BigInt(text.length), true);
-  out.set(new TextEncoder().encode(text), 8);
-  new Float32Array(out.buffer, 8 + text.length).fill(value);
-  return out;
-}
+const windowWeights = (config, value) => windowWeightsOf(config, () => value);
 
 async function rejects(p, re) {
   let error;

@@ -207,3 +207,62 @@ test('what lookback does not read is refused by name', async () => {
   await refused('missing', [missing], /model\.layers\.1\.self_attn\.k_proj\.weight" is missing/);
   await refused('mismatch', [weights, hfConfig({ intermediate_size: 40 })], /mlp\.(gate|up|down)_proj\.weight" has shape/);
 });
+
+// The file with its header text edited (padded to 8 bytes), the data as it was.
+function editHeader(bytes, edit) {
+  const n = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+  let text = edit(new TextDecoder().decode(bytes.subarray(8, 8 + n)).trimEnd());
+  text += ' '.repeat((8 - (text.length % 8)) % 8);
+  const out = new Uint8Array(8 + text.length + bytes.length - 8 - n);
+  new DataView(out.buffer).setBigUint64(0, BigInt(text.length), true);
+  out.set(new TextEncoder().encode(text), 8);
+  out.set(bytes.subarray(8 + n), 8 + text.length);
+  return out;
+}
+
+test('files that once loaded wrong are refused, naming file, key and what was wanted: 64-bit integers, id-changing tokenizer settings, overlapping or repeated tensors, JSON of the wrong type', async () => {
+  const weights = hfWeights(lb.randomWeights(CONFIG, { seed: 15 }));
+  const refused = async (name, files, pattern) => {
+    await assert.rejects(lb.loadModel(await folder(name, ...files)), (err) => err.code === 'LOOKBACK_BAD_MODEL' && pattern.test(err.message), name);
+  };
+  // integers of config.json are read in 64 bits: 2^32 + 2 layers is not 2
+  await refused('layers', [weights, hfConfig({ num_hidden_layers: 2 ** 32 + 2 })], /config\.json.*"num_hidden_layers" is 4294967298; it must be an integer in \[0, 2147483647\]/);
+  await refused('heads', [weights, hfConfig({ num_attention_heads: -4 })], /"num_attention_heads" is -4/);
+  const long = await lb.loadModel(await folder('context', weights, hfConfig({ max_position_embeddings: 2 ** 31 })));
+  assert.ok(long.context > 0 && long.context <= 2 ** 31, `context ${long.context}`);
+  long.dispose();
+  // tokenizer settings that would change the ids are refused by name
+  const tok = hfTokenizer();
+  await refused('lowercase', [weights, hfConfig(), { ...tok, normalizer: { type: 'Lowercase' } }], /normalizer Lowercase/);
+  await refused('nfkc', [weights, hfConfig(), { ...tok, normalizer: { type: 'NFKC' } }], /normalizer NFKC/);
+  await refused('regex', [weights, hfConfig(), { ...tok, pre_tokenizer: { ...tok.pre_tokenizer, use_regex: false } }], /use_regex: false/);
+  await refused('dropout', [weights, hfConfig(), { ...tok, model: { ...tok.model, dropout: 0.1 } }], /dropout 0\.1/);
+  await refused('prefix', [weights, hfConfig(), { ...tok, model: { ...tok.model, continuing_subword_prefix: '##' } }], /continuing_subword_prefix "##"/);
+  await refused('suffix', [weights, hfConfig(), { ...tok, model: { ...tok.model, end_of_word_suffix: '</w>' } }], /end_of_word_suffix/);
+  await refused('ignore', [weights, hfConfig(), { ...tok, model: { ...tok.model, ignore_merges: true } }], /ignore_merges/);
+  for (const quiet of [{ normalizer: null }, { model: { ...tok.model, dropout: null, continuing_subword_prefix: null, end_of_word_suffix: '' } }]) {
+    (await lb.loadModel(await folder('quiet', weights, hfConfig(), { ...tok, ...quiet }))).dispose();
+  }
+  // two tensors over the same bytes, and a tensor named twice (JSON keeps the last of a repeated key)
+  const q0 = 'model.layers.0.self_attn.q_proj.weight', q1 = 'model.layers.1.self_attn.q_proj.weight';
+  const overlap = editHeader(weights, (text) => {
+    const h = JSON.parse(text);
+    h[q1].data_offsets = h[q0].data_offsets;
+    return JSON.stringify(h);
+  });
+  await refused('overlap', [overlap], new RegExp(`tensors "(${q0}|${q1})" and "(${q0}|${q1})" overlap`));
+  const twice = editHeader(weights, (text) => {
+    const h = JSON.parse(text);
+    return `{"${q1}":${JSON.stringify(h[q0])},${text.slice(1)}`;
+  });
+  await refused('twice', [twice], new RegExp(`the name "${q1}" appears twice`));
+  // JSON of the wrong type names the file, the key and the type
+  const badShape = editHeader(weights, (text) => {
+    const h = JSON.parse(text);
+    h[q0].shape = 'big';
+    return JSON.stringify(h);
+  });
+  await refused('shape', [badShape], new RegExp(`model\\.safetensors: tensor "${q0}": "shape" must be an array of integers \\(got "big"\\)`));
+  await refused('content', [weights, hfConfig(), { ...tok, added_tokens: [{ id: 0, content: 5 }] }], /tokenizer\.json: "content" of an added token must be a string \(got 5\)/);
+  await refused('dims', [weights, hfConfig({ hidden_size: '32' })], /config\.json.*"hidden_size" must be an integer \(got "32"\)/);
+});

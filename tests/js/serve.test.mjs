@@ -1,17 +1,21 @@
 // The static server's answers: security headers on every response (pages, files and 404s), 405 for methods
-// other than GET and HEAD, no escaping the served folder. Not the chapter itself (tests/browser).
+// other than GET and HEAD, no escaping the served folder, gzip only where Accept-Encoding allows it, and no file
+// left open by aborted downloads. Not the chapter itself (tests/browser).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { startServer } from '../../.scripts/serve.mjs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { acceptsGzip, startServer } from '../../.scripts/serve.mjs';
 
 let server, url;
 before(async () => ({ server, url } = await startServer({ port: 0 })));
 after(() => server?.close());
 
-function ask(path, method = 'GET') {
+function ask(path, method = 'GET', headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, url), { method }, (res) => {
+    const req = request(new URL(path, url), { method, headers }, (res) => {
       res.resume();
       res.on('end', () => resolve(res));
     });
@@ -42,5 +46,45 @@ test('methods other than GET and HEAD get 405 with Allow', async () => {
     assert.equal(res.statusCode, 405, method);
     assert.equal(res.headers.allow, 'GET, HEAD', method);
     secure(res, method);
+  }
+});
+
+test('gzip only when Accept-Encoding accepts it: "gzip;q=0" and "*;q=0" refuse it', async () => {
+  for (const [header, gzip] of [['gzip', true], ['gzip, deflate, br', true], ['gzip;q=0, identity', false], ['GZIP;q=0.5', true],
+    ['*', true], ['*;q=0', false], ['gzip;q=0, *', false], ['identity', false], ['', false], ['x-gzip', true], ['gzip;q=0.000', false]]) {
+    assert.equal(acceptsGzip(header), gzip, header);
+  }
+  assert.equal((await ask('/index.html', 'GET', { 'accept-encoding': 'gzip;q=0, identity' })).headers['content-encoding'], undefined);
+  assert.equal((await ask('/index.html', 'GET', { 'accept-encoding': 'gzip' })).headers['content-encoding'], 'gzip');
+});
+
+test('aborted downloads leave no file open: 300 aborts of a large file, then the open descriptors are as before', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'lookback-serve-'));
+  writeFileSync(join(root, 'big.bin'), new Uint8Array(16 << 20));
+  const own = await startServer({ port: 0, root });
+  const fds = () => readdirSync('/proc/self/fd').length;
+  const abort = () => new Promise((resolve) => {
+    const req = request(new URL('big.bin', own.url), (res) => res.once('data', () => {
+      req.destroy();
+      resolve();
+    }));
+    req.on('error', () => {});
+    req.end();
+  });
+  try {
+    await abort();
+    await new Promise((r) => setTimeout(r, 200));
+    const before = fds();
+    for (let i = 0; i < 300; i += 30) await Promise.all(Array.from({ length: 30 }, abort));
+    // the server sees each abort on its own schedule: wait (a bounded while) for it to close what it opened
+    let now = fds();
+    for (let i = 0; i < 50 && now > before; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      now = fds();
+    }
+    assert.ok(now <= before + 2, `open descriptors: ${before} before, ${now} after 300 aborted downloads`);
+  } finally {
+    own.server.close();
+    rmSync(root, { recursive: true, force: true });
   }
 });

@@ -80,25 +80,30 @@ val blend_js(val w, val v, double T_, double S_, double H_, double D_) {
   });
 }
 
-// The staging buffer of attention, kept between calls (the module runs one call at a time). Layout: q [T,H,D] |
-// k [S,Hkv,D] | v [S,Hkv,D] | output [T,H,D] | weights [H,T,S] (when asked for). The JS API's fast path copies
-// Float32Arrays of the right sizes straight into it and reads the results straight out of it (no JS objects made
-// in C++ per call); the checked path (any other call) copies each array in after checking its type and length.
-// It starts on a cache line, as does each part of it in the usual shapes, so threads writing the output of
-// neighbouring heads never share a line.
+// The staging buffer of attention's fast path, kept between calls (the module runs one call at a time). Layout:
+// q [T,H,D] | k [S,Hkv,D] | v [S,Hkv,D] | output [T,H,D] | weights [H,T,S] (when asked for). The JS API's fast path
+// copies Float32Arrays of the right sizes straight into it and reads the results straight out of it (no JS objects
+// made in C++ per call), through a view it keeps: so only attentionStage, which hands out the new view, ever
+// resizes it. The checked path (any other call) copies each array, after checking its type and length, into a
+// buffer of its own of the same layout, which no JS view sees: a call refused half way, or one of a new size, can
+// leave no stale view behind. Both start on a cache line, as does each part in the usual shapes, so threads
+// writing the output of neighbouring heads never share a line.
 lookback::AlignedVector<float>& attention_stage() {
   static lookback::AlignedVector<float> stage;
   return stage;
 }
+lookback::AlignedVector<float>& attention_checked_stage() {
+  static lookback::AlignedVector<float> stage;
+  return stage;
+}
 
-// The floats of one attention call in the staging buffer, for shape a.
+// The floats of one attention call in a staging buffer, for shape a.
 struct Staged {
   std::size_t nq, nk, nw;
   float *q, *k, *v, *o, *w;
-  Staged(const char* fn, const AttentionShape& a, bool want)
+  Staged(const char* fn, const AttentionShape& a, bool want, lookback::AlignedVector<float>& stage)
       : nq(elements(fn, {a.T, a.H, a.D})), nk(elements(fn, {a.S, a.Hkv, a.D})),
         nw(want ? elements(fn, {a.H, a.T, a.S}) : 0) {
-    lookback::AlignedVector<float>& stage = attention_stage();
     q = stage.data(), k = q + nq, v = k + nk, o = v + nk, w = want ? o + nq : nullptr;
   }
   std::size_t size() const { return 2 * nq + 2 * nk + nw; }
@@ -154,7 +159,7 @@ val attention_staged_js(val mask, bool want) {
     const char* fn = "attention";
     static std::vector<std::uint8_t> m;
     const AttentionShape a = attention_shape(fn, attention_shape_stage());
-    const Staged x(fn, a, want);
+    const Staged x(fn, a, want, attention_stage());
     if (attention_stage().size() < x.size())
       fail(fn, ": the staging buffer holds ", double(attention_stage().size()), " floats; this call needs ", double(x.size()));
     check_staged(fn, a, x, mask, m);
@@ -170,8 +175,9 @@ val attention_js(val q, val k, val v, val shape, val mask, bool want, val out_ar
     const char* fn = "attention";
     static std::vector<std::uint8_t> m;
     const AttentionShape a = attention_shape(fn, shape);
-    if (const Staged need(fn, a, want); attention_stage().size() < need.size()) attention_stage().resize(need.size());
-    const Staged x(fn, a, want);  // pointers into the buffer as it is now
+    lookback::AlignedVector<float>& stage = attention_checked_stage();
+    if (const Staged need(fn, a, want, stage); stage.size() < need.size()) stage.resize(need.size());
+    const Staged x(fn, a, want, stage);  // pointers into the buffer as it is now
     copy_floats(x.q, fn, "q", q, x.nq, dims("T", a.T, "heads", a.H, "d", a.D));
     copy_floats(x.k, fn, "k", k, x.nk, dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));
     copy_floats(x.v, fn, "v", v, x.nk, dims("S", a.S, "kvHeads", a.Hkv, "d", a.D));

@@ -28,11 +28,14 @@
 namespace lookback::bind {
 namespace {
 
-// A loaded model and its one session (whose cache makes repeated calls on similar texts cheap).
+// A loaded model and its one session (whose cache makes repeated calls on similar texts cheap), and the
+// generations being streamed on it, each with its own state (by number: two streams on one model never share
+// one; each step brings the session's cache back to its own text).
 struct Entry {
   LoadedModel model;
   Session session;
-  std::unique_ptr<GenerationStream> stream;  // the generation being streamed, if any (one per model)
+  std::map<int, std::unique_ptr<GenerationStream>> streams;
+  int next_stream = 1;
   explicit Entry(LoadedModel m) : model(std::move(m)), session(model.transformer) {}
 };
 
@@ -254,32 +257,46 @@ val generate_js(double handle, val ids_in, val opts) {
   });
 }
 
-// Starts a streamed generation (replacing the model's previous one); same opts as generate_js.
+// Starts a streamed generation beside any others on the model; same opts as generate_js. Returns its number,
+// for generate_step_js and generate_end_js.
 val generate_start_js(double handle, val ids_in, val opts) {
   return guarded([&] {
     const char* fn = "generate";
     Entry& e = entry(fn, handle);
     std::vector<int> ids;
     const GenerateOptions g = generate_options(fn, e, ids_in, opts, ids);
-    e.stream = std::make_unique<GenerationStream>(e.session, ids, g);
-    return val(true);
+    const int id = e.next_stream++;
+    e.streams[id] = std::make_unique<GenerationStream>(e.session, ids, g);
+    return val(id);
   });
+}
+
+GenerationStream& stream_of(const char* fn, Entry& e, double stream) {
+  const auto it = e.streams.find(int(stream));
+  if (!std::isfinite(stream) || stream != std::floor(stream) || it == e.streams.end())
+    fail(fn, ": this generation has ended (or was never started) on this model");
+  return *it->second;
+}
+
+// Frees a streamed generation (one left before its stop); true if it was still there.
+val generate_end_js(double handle, double stream) {
+  return guarded([&] { return val(entry("generate", handle).streams.erase(int(stream)) > 0); });
 }
 
 // Up to `count` more tokens of the streamed generation: { ids, text, stop } (stop "" while it runs). text is
 // the decoded text of all tokens so far (a token may end inside a UTF-8 character).
-val generate_step_js(double handle, double count) {
+val generate_step_js(double handle, double stream, double count) {
   return guarded([&] {
     const char* fn = "generate";
     Entry& e = entry(fn, handle);
-    if (!e.stream) fail(fn, ": no generation was started on this model");
+    GenerationStream& s = stream_of(fn, e, stream);
     const int n = int_arg(fn, "count", count, 1, 1 << 20);
-    const std::vector<int> ids = e.stream->step(e.session, n);
+    const std::vector<int> ids = s.step(e.session, n);
     val r = val::object();
     r.set("ids", ints_js(ids));
-    r.set("text", text_js(e.model.tokenizer->decode(e.stream->ids())));
-    r.set("stop", e.stream->stop());
-    if (e.stream->done()) e.stream.reset();
+    r.set("text", text_js(e.model.tokenizer->decode(s.ids())));
+    r.set("stop", s.stop());
+    if (s.done()) e.streams.erase(int(stream));
     return r;
   });
 }
@@ -358,5 +375,6 @@ EMSCRIPTEN_BINDINGS(lookback_model) {
   emscripten::function("modelGenerate", &generate_js);
   emscripten::function("modelGenerateStart", &generate_start_js);
   emscripten::function("modelGenerateStep", &generate_step_js);
+  emscripten::function("modelGenerateEnd", &generate_end_js);
   emscripten::function("modelHeadScores", &head_scores_js);
 }

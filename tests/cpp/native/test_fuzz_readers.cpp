@@ -6,6 +6,7 @@
 // Inputs that once failed are kept at the end as regression cases.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -16,12 +17,14 @@
 #include "model/bundle.hpp"
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
+#include "model/hf_llama.hpp"
 #include "model/llama2c.hpp"
 #include "model/safetensors.hpp"
 #include "model/safetensors_sizes.hpp"
 #include "model/session.hpp"
 #include "model/sp_tokenizer.hpp"
 #include "model/window_bundle.hpp"
+#include "../hf_fixtures.hpp"
 #include "../model_fixtures.hpp"
 
 using namespace lookback;
@@ -285,6 +288,76 @@ TEST_CASE("fuzz: whole bundles through load_bundle (depth and 64-bit size checks
       ++loaded;
   }
   MESSAGE("bundles: " << kIterations << " with one file mutated or nested, " << loaded << " still loadable and run");
+}
+
+// Per-input budgets of the Hugging Face campaign: inputs mutated past kMaxInputBytes are cut back to it, and no
+// input may take longer than LOOKBACK_FUZZ_BUDGET_MS (default 2,000 ms; a sanitizer build is several times slower
+// than a release one) to load, encode, decode and run.
+constexpr std::size_t kMaxInputBytes = std::size_t(1) << 20;
+const int kBudgetMs = env_int("LOOKBACK_FUZZ_BUDGET_MS", 2000);
+
+TEST_CASE("fuzz: Hugging Face Llama folders (config.json, tokenizer.json, weights) with size and time budgets per input") {
+  const ModelConfig c = small_config(8, 2, 2, 1, 4, 12, 300, 8, RopeLayout::half, false, Mlp::swiglu, false);
+  std::vector<NamedTensor> named = random_weights(c, 72).named();
+  for (NamedTensor& t : named) t.name = hf_llama_tensor_name(t.name);
+  const std::string config =
+      R"({"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":8,"num_hidden_layers":2,)"
+      R"("num_attention_heads":2,"num_key_value_heads":1,"head_dim":4,"intermediate_size":12,"vocab_size":300,)"
+      R"("max_position_embeddings":4096,"rms_norm_eps":1e-5,"rope_theta":10000,"tie_word_embeddings":false,)"
+      R"("bos_token_id":259,"eos_token_id":[260],"hidden_act":"silu","rope_scaling":null})";
+  const BundleFiles files{write_safetensors(named, true), bytes(config), bytes(testing::tokenizer_json())};
+  // the unmutated folder loads and runs (else every case below would only test refusals)
+  REQUIRE_NOTHROW(run_model(load_hf_llama(files.weights.data(), files.weights.size(), config, text(files.tokenizer), WeightFormat::f32).transformer));
+  Rng rng(kSeed + 73);
+  int loaded[3] = {0, 0, 0}, cut = 0;
+  double slowest_ms = 0;
+  for (int i = 0; i < kIterations; ++i) {
+    BundleFiles b = one_changed(files, i, rng);
+    for (Bytes* f : {&b.weights, &b.config, &b.tokenizer})
+      if (f->size() > kMaxInputBytes) f->resize(kMaxInputBytes), ++cut;
+    const auto start = std::chrono::steady_clock::now();
+    if (survives("Hugging Face folder", std::size_t(i), [&] {
+          const LoadedModel m = load_hf_llama(b.weights.data(), b.weights.size(), text(b.config), text(b.tokenizer), WeightFormat::f32);
+          const auto ids = m.tokenizer->encode("the cat\xFF w\xC3\xB6rld", true);
+          (void)m.tokenizer->decode(ids);
+          run_model(m.transformer);
+        }))
+      ++loaded[i % 3];
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    slowest_ms = std::max(slowest_ms, ms);
+    if (ms > kBudgetMs) FAIL_CHECK("Hugging Face folder iteration " << i << " took " << ms << " ms (budget " << kBudgetMs << " ms)");
+  }
+  MESSAGE("Hugging Face folders: " << kIterations << " with one file mutated or nested (" << cut << " cut to "
+          << kMaxInputBytes << " bytes); still loadable and run: weights " << loaded[0] << ", config.json " << loaded[1]
+          << ", tokenizer.json " << loaded[2] << "; slowest input " << slowest_ms << " ms");
+}
+
+TEST_CASE("fuzz: byte-level BPE tokenizer.json whose merges double a token, near the bound on token length") {
+  // ten merges, each doubling the last ("aa" ... 1,024 bytes, ids 258..267): mutations push them past the bound
+  const ModelConfig c = small_config(8, 1, 2, 1, 4, 12, 268, 8, RopeLayout::half, false, Mlp::gelu, true);
+  const Bytes st = write_safetensors(random_weights(c, 74).named(), false);
+  std::vector<std::pair<int, int>> merges = {{'a' + 2, 'a' + 2}};
+  for (int m = 0; m < 9; ++m) merges.emplace_back(258 + m, 258 + m);
+  const Bytes tok = bytes(BpeTokenizer(merges).to_json());
+  Rng rng(kSeed + 75);
+  int loaded = 0;
+  double slowest_ms = 0;
+  for (int i = 0; i < kIterations; ++i) {
+    Bytes t = mutate(tok, rng);
+    if (t.size() > kMaxInputBytes) t.resize(kMaxInputBytes);
+    const auto start = std::chrono::steady_clock::now();
+    if (survives("doubling tokenizer.json", std::size_t(i), [&] {
+          const LoadedModel m = load_bundle(st.data(), st.size(), config_to_json(c), text(t));
+          const auto ids = m.tokenizer->encode(std::string(3000, 'a'), true);
+          (void)m.tokenizer->decode(ids);
+          for (int id = 0; id < c.vocab_size; ++id) REQUIRE(m.tokenizer->token_text(id).size() <= 4 * BpeTokenizer::kMaxTokenBytes);
+        }))
+      ++loaded;
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    slowest_ms = std::max(slowest_ms, ms);
+    if (ms > kBudgetMs) FAIL_CHECK("doubling tokenizer.json iteration " << i << " took " << ms << " ms (budget " << kBudgetMs << " ms)");
+  }
+  MESSAGE("doubling tokenizer.json: " << loaded << " of " << kIterations << " mutated texts still loadable; slowest input " << slowest_ms << " ms");
 }
 
 TEST_CASE("fuzz: window model bundles through load_window_bundle (sizes checked first), deep nesting included") {

@@ -99,6 +99,11 @@ BpeTokenizer::BpeTokenizer(std::vector<std::pair<int, int>> merges)
     if (!fresh)
       throw std::runtime_error("merges[" + std::to_string(i) + "] = [" + std::to_string(l) + ", " +
                                std::to_string(r) + "] repeats merges[" + std::to_string(it->second) + "]");
+    // each merge can double the longest token: 30 merges would make one of a gigabyte from a file of 300 bytes
+    if (bytes_[l].size() + bytes_[r].size() > kMaxTokenBytes)
+      throw std::runtime_error("merges[" + std::to_string(i) + "] makes a token of " +
+                               std::to_string(bytes_[l].size() + bytes_[r].size()) + " bytes; a token holds at most " +
+                               std::to_string(kMaxTokenBytes));
     bytes_[limit] = bytes_[l] + bytes_[r];
   }
 }

@@ -28,6 +28,9 @@ class BpeTokenizer {
   static constexpr int kEos = 1;
   static constexpr int kFirstByte = 2;
   static constexpr int kFirstMerge = 258;
+  // The longest token a merge may make (GPT-2's longest is 128 bytes; a file's merges can double a token's
+  // length each, so this bounds what a small file can make the tokenizer hold).
+  static constexpr std::size_t kMaxTokenBytes = 1024;
 
   // No merges: vocabulary of the two marks and the 256 bytes.
   BpeTokenizer();

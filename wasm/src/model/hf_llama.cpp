@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <map>
 #include <set>
+#include <tuple>
+#include <vector>
 
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
@@ -30,14 +33,52 @@ json parse(const std::string& text, const char* what) {
   }
 }
 
-int int_field(const json& j, const char* key, int fallback = -1) {
+// An integer of config.json, read in 64 bits and refused outside [0, most] (never wrapped to 32 bits: 2^32 + 2
+// layers is not 2).
+long long wide_field(const json& j, const char* key, long long fallback, long long most) {
   if (!j.contains(key) || j[key].is_null()) {
     if (fallback >= 0) return fallback;
     model_error("config.json (Hugging Face Llama): missing \"", key, "\"");
   }
   const json& v = j[key].is_array() && !j[key].empty() ? j[key][0] : j[key];  // eos_token_id may be a list
-  if (!v.is_number_integer()) model_error("config.json (Hugging Face Llama): \"", key, "\" must be an integer");
-  return v.get<int>();
+  if (!v.is_number_integer())
+    model_error("config.json (Hugging Face Llama): \"", key, "\" must be an integer (got ", v.dump().substr(0, 40), ")");
+  const bool negative = v.is_number_integer() && !v.is_number_unsigned() && v.get<long long>() < 0;
+  if (negative || v.get<unsigned long long>() > static_cast<unsigned long long>(most))
+    model_error("config.json (Hugging Face Llama): \"", key, "\" is ", v.dump(), "; it must be an integer in [0, ", most, "]");
+  return v.get<long long>();
+}
+
+// JSON text whose top-level keys are each named once (nlohmann keeps the last of a repeated key: a tensor named
+// twice would be read from whichever came last).
+json parse_unique(const std::string& text, const char* what) {
+  check_json_depth(text, what);
+  std::set<std::string> keys;
+  try {
+    return json::parse(text, [&](int depth, json::parse_event_t ev, json& parsed) {
+      if (depth == 1 && ev == json::parse_event_t::key && !keys.insert(parsed.get<std::string>()).second)
+        model_error(what, ": the name \"", parsed.get<std::string>(), "\" appears twice");
+      return true;
+    });
+  } catch (const json::exception& e) {
+    model_error(what, " is not well-formed JSON: ", e.what());
+  }
+}
+
+// Field `key` of tensor `name` as a T, or a ModelError naming the file, the tensor, the key and the type wanted.
+template <class T>
+T typed(const json& e, const std::string& name, const char* key, const char* expected) {
+  if (!e.contains(key)) model_error("model.safetensors: tensor \"", name, "\" has no \"", key, "\"");
+  try {
+    return e[key].get<T>();
+  } catch (const json::exception&) {
+    model_error("model.safetensors: tensor \"", name, "\": \"", key, "\" must be ", expected, " (got ",
+                e[key].dump().substr(0, 40), ")");
+  }
+}
+
+int int_field(const json& j, const char* key, int fallback = -1) {
+  return int(wide_field(j, key, fallback, std::numeric_limits<int>::max()));
 }
 
 float float_field(const json& j, const char* key, float fallback) {
@@ -72,7 +113,7 @@ Weights read_weights(const ModelConfig& c, const std::uint8_t* bytes, std::size_
   for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
   if (n > size - 8) model_error("model.safetensors: the header length ", n, " runs past the file's end");
   check_safetensors_sizes(bytes, size);
-  const json header = parse(std::string(reinterpret_cast<const char*>(bytes) + 8, n), "model.safetensors' header");
+  const json header = parse_unique(std::string(reinterpret_cast<const char*>(bytes) + 8, n), "model.safetensors' header");
   if (!header.is_object()) model_error("model.safetensors: the header must be a JSON object");
   const std::uint8_t* data = bytes + 8 + n;
   const std::size_t data_size = size - 8 - n;
@@ -80,6 +121,7 @@ Weights read_weights(const ModelConfig& c, const std::uint8_t* bytes, std::size_
   std::map<std::string, std::string> wanted;  // their name -> ours
   for (const TensorSpec& s : w.specs()) wanted[hf_llama_tensor_name(s.name)] = s.name;
   std::set<std::string> seen;
+  std::vector<std::tuple<std::uint64_t, std::uint64_t, std::string>> ranges;  // [begin, end) and name of each tensor read
   for (const auto& item : header.items()) {
     const std::string& name = item.key();
     const json& e = item.value();
@@ -89,11 +131,12 @@ Weights read_weights(const ModelConfig& c, const std::uint8_t* bytes, std::size_
       model_error("model.safetensors: tensor \"", name, "\" is not part of a Llama model lookback runs (biases, "
                   "other architectures and quantised weights are not read)");
     }
-    const std::string dtype = e.value("dtype", "");
+    if (!e.is_object()) model_error("model.safetensors: tensor \"", name, "\" must be an object (got ", e.dump().substr(0, 40), ")");
+    const std::string dtype = typed<std::string>(e, name, "dtype", "a string");
     const std::size_t width = dtype == "F32" ? 4 : (dtype == "F16" || dtype == "BF16") ? 2 : 0;
     if (!width) model_error("model.safetensors: tensor \"", name, "\" has dtype \"", dtype, "\" (read: F32, F16, BF16)");
-    const std::vector<std::int64_t> shape = e.at("shape").get<std::vector<std::int64_t>>();
-    const std::vector<std::size_t> range = e.at("data_offsets").get<std::vector<std::size_t>>();
+    const auto shape = typed<std::vector<std::int64_t>>(e, name, "shape", "an array of integers");
+    const auto range = typed<std::vector<std::uint64_t>>(e, name, "data_offsets", "[begin, end], two non-negative integers");
     const std::string& ours = wanted[name];
     const TensorSpec* spec = w.find(ours);
     if (!std::equal(shape.begin(), shape.end(), spec->shape.begin(), spec->shape.end()))
@@ -103,7 +146,14 @@ Weights read_weights(const ModelConfig& c, const std::uint8_t* bytes, std::size_
       model_error("model.safetensors: tensor \"", name, "\" has data_offsets outside the file or of the wrong size");
     read_floats(data + range[0], dtype, spec->size(), w.tensor(ours));
     seen.insert(name);
+    ranges.emplace_back(range[0], range[1], name);
   }
+  // no two tensors share a byte (a file whose tensors overlap is damaged or made to mislead)
+  std::sort(ranges.begin(), ranges.end());
+  for (std::size_t i = 1; i < ranges.size(); ++i)
+    if (std::get<0>(ranges[i]) < std::get<1>(ranges[i - 1]))
+      model_error("model.safetensors: tensors \"", std::get<2>(ranges[i - 1]), "\" and \"", std::get<2>(ranges[i]),
+                  "\" overlap (bytes ", std::get<0>(ranges[i]), "..", std::get<1>(ranges[i - 1]), ")");
   for (const auto& [name, ours] : wanted)
     if (!seen.count(name)) model_error("model.safetensors: tensor \"", name, "\" is missing (sharded checkpoints are not read)");
   w.check_finite();
@@ -146,7 +196,7 @@ ModelConfig hf_llama_config(const std::string& config_json) {
   c.head_dim = int_field(j, "head_dim", c.n_heads > 0 ? c.dim / c.n_heads : 1);
   c.hidden_dim = int_field(j, "intermediate_size");
   c.vocab_size = int_field(j, "vocab_size");
-  c.max_seq_len = std::min(int_field(j, "max_position_embeddings", kHfMaxContext), kHfMaxContext);
+  c.max_seq_len = int(std::min<long long>(wide_field(j, "max_position_embeddings", kHfMaxContext, std::numeric_limits<long long>::max()), kHfMaxContext));
   c.norm_eps = float_field(j, "rms_norm_eps", 1e-6f);
   c.rope_theta = float_field(j, "rope_theta", 10000.0f);
   c.rope_layout = RopeLayout::half;

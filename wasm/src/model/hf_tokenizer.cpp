@@ -66,6 +66,30 @@ const json& need(const json& j, const char* key, const char* where) {
   return j.at(key);
 }
 
+// A string field, or a ModelError naming the key and what it must be.
+const std::string& string_field(const json& j, const char* key, const char* where) {
+  const json& v = need(j, key, where);
+  if (!v.is_string()) model_error("tokenizer.json: \"", key, "\" of ", where, " must be a string (got ", v.dump().substr(0, 40), ")");
+  return v.get_ref<const std::string&>();
+}
+
+// Settings of tokenizer.json that change which ids a text gets and that lookback does not implement: each is
+// refused by name (reading the file without them would give other ids than the model was trained on, silently).
+void refuse_id_changing_settings(const json& j, const json& model, const json& pre) {
+  if (j.contains("normalizer") && !j["normalizer"].is_null())
+    model_error("tokenizer.json: the normalizer ", j["normalizer"].is_object() ? j["normalizer"].value("type", "?") : j["normalizer"].dump().substr(0, 40),
+                " changes the text before it is split (e.g. lowercasing, Unicode normalisation); lookback applies no normalizer");
+  if (pre.is_object() && pre.contains("use_regex") && pre["use_regex"] == false)
+    model_error("tokenizer.json: the ByteLevel pre_tokenizer has use_regex: false; lookback always splits with GPT-2's pattern");
+  if (model.contains("dropout") && !model["dropout"].is_null() && !(model["dropout"].is_number() && model["dropout"].get<double>() == 0))
+    model_error("tokenizer.json: the BPE has dropout ", model["dropout"].dump().substr(0, 40), " (random merges); lookback merges deterministically");
+  for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"})
+    if (model.contains(key) && !model[key].is_null() && model[key] != "")
+      model_error("tokenizer.json: the BPE has ", key, " ", model[key].dump().substr(0, 40), "; lookback reads byte-level BPE without one");
+  if (model.contains("ignore_merges") && model["ignore_merges"] == true)
+    model_error("tokenizer.json: the BPE has ignore_merges: true (whole words looked up first); lookback applies every merge");
+}
+
 // The ByteLevel step of a pre_tokenizer (alone or in a Sequence); ModelError for anything else.
 const json& byte_level(const json& pre) {
   if (pre.is_object() && pre.value("type", "") == "ByteLevel") return pre;
@@ -129,11 +153,16 @@ HfByteBpeTokenizer::HfByteBpeTokenizer(const std::string& json_text, int vocab_s
     model_error("tokenizer.json is not well-formed JSON: ", e.what());
   }
   const json& model = need(j, "model", "the file");
-  const std::string type = model.value("type", "");
+  if (!model.is_object()) model_error("tokenizer.json: \"model\" must be an object");
+  const std::string type = model.contains("type") && model["type"].is_string() ? model["type"].get<std::string>() : "";
   if (type != "BPE") model_error("tokenizer.json: model type \"", type, "\"; lookback reads byte-level BPE tokenizers");
-  if (model.value("byte_fallback", false))
+  if (model.contains("byte_fallback") && model["byte_fallback"] == true)
     model_error("tokenizer.json: a BPE with byte_fallback (sentencepiece style); lookback reads byte-level BPE tokenizers");
-  add_prefix_space_ = byte_level(need(j, "pre_tokenizer", "the file")).value("add_prefix_space", false);
+  const json& pre = byte_level(need(j, "pre_tokenizer", "the file"));
+  refuse_id_changing_settings(j, model, pre);
+  const json& prefix = pre.contains("add_prefix_space") ? pre["add_prefix_space"] : json(false);
+  if (!prefix.is_boolean()) model_error("tokenizer.json: \"add_prefix_space\" of the pre_tokenizer must be true or false");
+  add_prefix_space_ = prefix.get<bool>();
   tokens_.assign(vocab_size, "");
   special_.assign(vocab_size, false);
   auto add = [&](const std::string& s, const json& id_json) {
@@ -149,7 +178,7 @@ HfByteBpeTokenizer::HfByteBpeTokenizer(const std::string& json_text, int vocab_s
   for (const auto& [s, id] : vocab.items()) add(s, id);
   if (j.contains("added_tokens") && j["added_tokens"].is_array()) {
     for (const json& t : j["added_tokens"]) {
-      add(need(t, "content", "an added token").get<std::string>(), need(t, "id", "an added token"));
+      add(string_field(t, "content", "an added token"), need(t, "id", "an added token"));
       special_[t["id"].get<int>()] = t.value("special", false);
     }
   }

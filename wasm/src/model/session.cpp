@@ -30,8 +30,18 @@ void grow(V& v, std::size_t n) {
 Session::Session(std::shared_ptr<const Transformer> model) : model_(std::move(model)) {
   const ModelConfig& c = model_->config();
   kv_width_ = c.n_kv_heads * c.head_dim;
-  kv_.assign(std::size_t(c.n_layers) * 2 * c.max_seq_len * kv_width_, 0.0f);
-  tokens_.reserve(std::size_t(c.max_seq_len));
+}
+
+void Session::reserve_kv(int S) {
+  if (S <= kv_rows_) return;
+  const ModelConfig& c = model_->config();
+  const int rows = std::min(c.max_seq_len, std::max({S, 2 * kv_rows_, 64}));
+  std::vector<float> kv(std::size_t(c.n_layers) * 2 * rows * kv_width_);
+  const std::size_t keep = std::size_t(length()) * kv_width_;
+  for (int block = 0; block < 2 * c.n_layers; ++block)
+    std::copy_n(kv_.data() + std::size_t(block) * kv_rows_ * kv_width_, keep, kv.data() + std::size_t(block) * rows * kv_width_);
+  kv_.swap(kv);
+  kv_rows_ = rows;
 }
 
 void Session::reset() { truncate(0); }
@@ -95,6 +105,7 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
   const Weights& w = model_->weights();
   const int start = length(), S = start + T, C = c.dim, L = c.n_layers, V = c.vocab_size;
   reserve_workspace(T, S, o.attention);
+  reserve_kv(S);
   tokens_.insert(tokens_.end(), ids, ids + T);
   if (o.attention) grow(attn_, tri_offset(S, L * c.n_heads));
   if (o.residuals) grow(resid_, std::size_t(S) * (L + 1) * C);

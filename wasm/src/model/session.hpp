@@ -55,16 +55,20 @@ class Session {
   void mlp(int l, int first, int T);        // rows first..first+T-1
   void norm_rows(const float* w, int first, int T);  // xn = rmsnorm(x) · w, rows first..first+T-1
   void reserve_workspace(int T, int S, bool attention);
+  void reserve_kv(int S);  // room for S positions in the cache, keeping the length() cached
   // Keys (which = 0) or values (1) of layer l from position t on: rows of Hkv*D floats.
   float* kv(int l, int which, int t) {
-    return kv_.data() + ((std::size_t(l) * 2 + which) * model_->config().max_seq_len + t) * kv_width_;
+    return kv_.data() + ((std::size_t(l) * 2 + which) * kv_rows_ + t) * kv_width_;
   }
 
   std::shared_ptr<const Transformer> model_;
   int kv_width_;                 // Hkv * D
   std::vector<int> tokens_;      // the tokens whose keys and values are cached
   bool positions_ = true;        // the position mode the cache was computed with
-  std::vector<float> kv_;        // [L, 2, max_seq_len, Hkv*D]: per layer the keys, then the values
+  // [L, 2, kv_rows_, Hkv*D]: per layer the keys, then the values. It grows with the texts seen (doubling, up to
+  // max_seq_len rows), so a file's context of 65,536 costs nothing until texts that long come.
+  std::vector<float> kv_;
+  int kv_rows_ = 0;
   // per-position records, valid for the leading rows counted beside them
   std::vector<float> logits_;    // [T, V]
   int logits_rows_ = 0;

@@ -11,6 +11,8 @@ export const CODES = Object.freeze({
   UNSUPPORTED_FORMAT: 'LOOKBACK_UNSUPPORTED_FORMAT',  // a known format lookback does not read
   ABORTED: 'LOOKBACK_ABORTED',                 // stopped through an AbortSignal (name "AbortError")
   WORKER_FAILED: 'LOOKBACK_WORKER_FAILED',     // a page's worker could not start (web/js/worker/client.js)
+  DISPOSED: 'LOOKBACK_DISPOSED',               // a model, weight matrix or training run used after dispose()
+  TOO_LARGE: 'LOOKBACK_TOO_LARGE',             // a file over the 1 GiB the core reads (refused before reading)
 });
 
 export function coded(code, message, { cause, type = Error } = {}) {

@@ -7,6 +7,15 @@ import { abortError, CODES, coded, throwIfAborted } from './errors.js';
 export const IN_NODE = typeof process === 'object' && !!process.versions?.node && typeof window === 'undefined'
   && typeof WorkerGlobalScope === 'undefined';
 
+// The most bytes of one file the core reads (wasm/bindings/model_args.hpp kMaxFileBytes). A larger file is
+// refused from its size as the file system or the server gives it, before any of it is read; a response that
+// gives no size is stopped as soon as it passes the limit.
+export const MAX_FILE_BYTES = 2 ** 30;
+
+export function tooLarge(what, where, size) {
+  return coded(CODES.TOO_LARGE, `${what}: ${where} is ${size} bytes; the most a model file may hold is ${MAX_FILE_BYTES} (1 GiB)`);
+}
+
 // The Node file access: { read(url, {signal, onChunk}), exists(url), toUrl(path), cores() }, set by node-host.js.
 let host = null;
 export function useHost(h) {
@@ -24,16 +33,31 @@ export async function nodeHost() {
 }
 
 // A URL for a string or URL: absolute URLs as they are; in Node a plain string is a file path, in a page a
-// path relative to the document.
+// path relative to the document. Only http(s) and file URLs are read (a folder's files are found beside it);
+// any other scheme (data:, blob:, ftp:) is refused, saying what is accepted.
 export async function locate(where, what = 'a location') {
-  if (where instanceof URL) return where;
+  if (where instanceof URL) return readable(where, what);
   if (typeof where !== 'string' || where === '') {
     throw coded(CODES.BAD_ARGUMENT, `loadModel: ${what} must be a non-empty string or URL`, { type: TypeError });
   }
-  if (/^[a-z][a-z0-9+.-]*:/i.test(where) && !/^[a-z]:[\\/]/i.test(where)) return new URL(where);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(where) && !/^[a-z]:[\\/]/i.test(where)) {
+    let url;
+    try {
+      url = new URL(where);
+    } catch (e) {
+      throw coded(CODES.BAD_ARGUMENT, `loadModel: ${what} ${JSON.stringify(where.slice(0, 40))} is not a valid URL (${e.message})`, { type: TypeError, cause: e });
+    }
+    return readable(url, what);
+  }
   const h = await nodeHost();
   if (h) return h.toUrl(where);
   return new URL(where, globalThis.document?.baseURI ?? globalThis.location?.href);
+}
+
+function readable(url, what) {
+  if (['http:', 'https:', 'file:'].includes(url.protocol)) return url;
+  throw coded(CODES.BAD_ARGUMENT, `loadModel: ${what} is a ${url.protocol} URL; give a bundled model's name, a path, an `
+    + 'http(s) or file: URL (of a bundle folder, a .safetensors or a .bin file), or the bytes', { type: TypeError });
 }
 
 export async function exists(url) {
@@ -59,16 +83,20 @@ export async function readBytes(url, { signal, onChunk = () => {}, what = 'loadM
   }
   const length = Number(response.headers.get('content-length'));
   const total = !response.headers.get('content-encoding') && length > 0 ? length : null;
+  if (total > MAX_FILE_BYTES) {
+    response.body?.cancel?.().catch(() => {});
+    throw tooLarge(what, url.href, total);
+  }
   onChunk(0, total);
   if (!response.body?.getReader) {
     const bytes = new Uint8Array(await response.arrayBuffer());
     onChunk(bytes.length, total);
     return bytes;
   }
-  return collect(response.body.getReader(), total, { signal, onChunk, what });
+  return collect(response.body.getReader(), total, { signal, onChunk, what, url });
 }
 
-async function collect(reader, total, { signal, onChunk, what }) {
+async function collect(reader, total, { signal, onChunk, what, url }) {
   const chunks = [];
   let size = 0;
   try {
@@ -77,9 +105,14 @@ async function collect(reader, total, { signal, onChunk, what }) {
       if (done) break;
       chunks.push(value);
       size += value.length;
+      if (size > MAX_FILE_BYTES) throw tooLarge(what, url.href, `more than ${MAX_FILE_BYTES}`);
       onChunk(value.length, total);
     }
   } catch (e) {
+    if (e.code === CODES.TOO_LARGE) {
+      reader.cancel().catch(() => {});
+      throw e;
+    }
     if (signal?.aborted) throw abortError(signal, what);
     throw coded(CODES.FETCH_FAILED, `${what}: reading failed (${e.message})`, { cause: e });
   }

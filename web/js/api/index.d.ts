@@ -290,10 +290,12 @@ export interface LoadModelOptions {
 /** The `code` of the Errors the API throws on purpose (Error.cause holds the underlying error, if any). */
 export type ErrorCode =
   | 'LOOKBACK_BAD_ARGUMENT' | 'LOOKBACK_NOT_FOUND' | 'LOOKBACK_FETCH_FAILED' | 'LOOKBACK_CORE_MISSING'
-  | 'LOOKBACK_BAD_MODEL' | 'LOOKBACK_UNSUPPORTED_FORMAT' | 'LOOKBACK_ABORTED' | 'LOOKBACK_WORKER_FAILED';
+  | 'LOOKBACK_BAD_MODEL' | 'LOOKBACK_UNSUPPORTED_FORMAT' | 'LOOKBACK_ABORTED' | 'LOOKBACK_WORKER_FAILED'
+  | 'LOOKBACK_DISPOSED' | 'LOOKBACK_TOO_LARGE';
 export interface LookbackError extends Error { code: ErrorCode; cause?: unknown }
-/** Token ids: an array, typed array or other array-like of integers in [0, V) (an object without length is a TypeError). */
-export type TokenIds = ArrayLike<number>;
+/** Token ids: an array, typed array or other array-like of integers in [0, V), as numbers or BigInts (a
+ * BigInt64Array too); anything else is a TypeError (code LOOKBACK_BAD_ARGUMENT). */
+export type TokenIds = ArrayLike<number> | ArrayLike<bigint>;
 /** Text (encoded with the start mark first) or token ids. */
 export type TextOrIds = string | TokenIds;
 
@@ -368,7 +370,7 @@ export interface HeadScoreOptions {
   /** tokens in each random sequence (default 50, or what fits twice in the context) */
   repeatLength?: number;
   seed?: number;
-  /** how many best heads to list per habit: an integer in [0, layers × heads] (default 3) */
+  /** how many best heads to list per habit: an integer in [0, layers × heads] (default 3, or every head of a model with fewer) */
   best?: number;
 }
 export interface HeadHabit {

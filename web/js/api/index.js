@@ -5,7 +5,7 @@
 import { CODES, coded } from './errors.js';
 import { IN_NODE, nodeHost, readBytes } from './files.js';
 import { modelApi } from './model.js';
-import { f32, NUMBER, numberArg, options, REQUIRED, scaleFor, u8 } from './options.js';
+import { f32, NUMBER, numberArg, options, outArray, REQUIRED, scaleFor, u8 } from './options.js';
 import { stagedAttention } from './staged-attention.js';
 import { trainApi } from './train.js';
 import { weightApi } from './weight.js';
@@ -188,7 +188,11 @@ function makeApi(M, base, threads) {
     attention(q, k, v, opts) {
       const o = attentionOptions('attention', opts);
       const arrays = attentionArrays('attention', q, k, v);
-      return staged(...arrays, o) ?? checked(M.attention(...arrays, o.shape, o.mask, !!o.weights, o.out));
+      const fast = staged(...arrays, o);
+      if (fast) return fast;
+      const out = outArray(o.out);
+      const r = checked(M.attention(...arrays, o.shape, o.mask, !!o.weights, out.value));
+      return { ...r, output: out.finish(r.output) };
     },
 
     /** one (head, query) row of the scalar reference attention with every intermediate (float64): score
@@ -200,7 +204,8 @@ function makeApi(M, base, threads) {
 
     gemm(a, b, opts) {
       const o = options('gemm', opts, { M: REQUIRED, N: REQUIRED, K: REQUIRED, transB: false, out: null });
-      return checked(M.gemm(f32(a, 'gemm', 'a'), f32(b, 'gemm', 'b'), o.M, o.N, o.K, !!o.transB, o.out));
+      const arrays = [f32(a, 'gemm', 'a'), f32(b, 'gemm', 'b')], out = outArray(o.out);
+      return out.finish(checked(M.gemm(...arrays, o.M, o.N, o.K, !!o.transB, out.value)));
     },
 
     dot(a, b) {

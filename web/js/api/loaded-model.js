@@ -39,13 +39,20 @@ export class LoadedModel {
     finalizer?.register(this, { M, free: names.dispose, handle: info.handle }, this);
   }
 
-  /** the handle for a call of `fn`, or an Error once disposed */
-  _live(fn) {
-    if (this.#handle === null) throw new Error(`${fn}: this model was disposed`);
+  /** the handle, or null once disposed */
+  get _handle() {
     return this.#handle;
   }
 
-  /** ids of a text (with the start mark when bos), or the ids as given (any array-like of ids). With a sliding
+  /** the handle for a call of `fn`, or an Error once disposed */
+  _live(fn) {
+    if (this.#handle === null) throw coded(CODES.DISPOSED, `${fn}: this model was disposed`);
+    return this.#handle;
+  }
+
+  /** ids of a text (with the start mark when bos), or the ids given as a plain Float64Array (see idList). Every
+   * method takes its ids first and the handle (_live) after: converting ids runs no code while the core is in a
+   * call, and a model disposed by a getter during the conversion is this Error, never a freed model. With a sliding
    * window to come, only the end of a text is encoded: the start mark and the last `context` tokens, the same ids
    * the window keeps of the full encoding. */
   _ids(fn, input, { bos = true, window = false } = {}) {
@@ -69,7 +76,8 @@ export class LoadedModel {
   }
 
   decode(ids) {
-    return checked(this.M[this.#names.decode](this._live('decode'), idList('decode', ids)));
+    const list = idList('decode', ids);
+    return checked(this.M[this.#names.decode](this._live('decode'), list));
   }
 
   tokens(textOrIds, opts) {

@@ -118,12 +118,14 @@ class Model extends LoadedModel {
   }
 
   window(ids, size = this.context) {
-    return Array.from(checked(this.M.modelWindow(this._live('window'), idList('window', ids), numberArg('window', 'size', size))));
+    const list = idList('window', ids);
+    return Array.from(checked(this.M.modelWindow(this._live('window'), list, numberArg('window', 'size', size))));
   }
 
   forward(textOrIds, opts) {
     const o = options('forward', opts, { attention: false, positions: true, residuals: false, window: false });
-    const r = checked(this.M.modelForward(this._live('forward'), this._ids('forward', textOrIds, o), {
+    const ids = this._ids('forward', textOrIds, o);
+    const r = checked(this.M.modelForward(this._live('forward'), ids, {
       attention: !!o.attention, positions: !!o.positions, residuals: !!o.residuals, window: !!o.window,
     }));
     return { ...r, ids: Array.from(r.ids) };
@@ -131,7 +133,8 @@ class Model extends LoadedModel {
 
   next(textOrIds, opts) {
     const o = options('next', opts, { topK: 10, temperature: 1, positions: true, window: false });
-    return checked(this.M.modelNext(this._live('next'), this._ids('next', textOrIds, o), {
+    const ids = this._ids('next', textOrIds, o);
+    return checked(this.M.modelNext(this._live('next'), ids, {
       topK: Math.min(o.topK, this.info.config.vocab_size), temperature: o.temperature, positions: !!o.positions,
       window: !!o.window,
     }));
@@ -139,7 +142,8 @@ class Model extends LoadedModel {
 
   generate(prompt, opts) {
     const o = options('generate', opts, { maxTokens: 64, temperature: 0.8, topP: 0.95, seed: 1, window: false, positions: true });
-    const r = checked(this.M.modelGenerate(this._live('generate'), this._ids('generate', prompt, o), {
+    const ids = this._ids('generate', prompt, o);
+    const r = checked(this.M.modelGenerate(this._live('generate'), ids, {
       maxTokens: o.maxTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, window: !!o.window,
       positions: !!o.positions,
     }));
@@ -149,25 +153,34 @@ class Model extends LoadedModel {
   /** the same generation as generate(), one token at a time: an async iterator of { id, token, text } (text:
    * everything generated so far) whose return value is generate()'s { ids, text, stop }. It waits a macrotask
    * between tokens, so a page stays responsive and `signal` (an AbortSignal) can stop it (AbortError, code
-   * LOOKBACK_ABORTED); leaving the loop early (break) stops it too. */
+   * LOOKBACK_ABORTED); leaving the loop early (break) stops it too. Streams on one model run side by side, each
+   * with its own state: each gets the tokens it would get alone. */
   async* stream(prompt, opts) {
     const { signal, ...rest } = opts ?? {};
     const o = options('stream', rest, { maxTokens: 64, temperature: 0.8, topP: 0.95, seed: 1, window: false, positions: true });
-    const handle = this._live('stream');
-    checked(this.M.modelGenerateStart(handle, this._ids('stream', prompt, o), {
+    const start = this._ids('stream', prompt, o);
+    const stream = checked(this.M.modelGenerateStart(this._live('stream'), start, {
       maxTokens: o.maxTokens, temperature: o.temperature, topP: o.topP, seed: o.seed, window: !!o.window,
       positions: !!o.positions,
     }));
-    const ids = [];
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (signal?.aborted) throw abortError(signal, 'generate');
-      const r = checked(this.M.modelGenerateStep(this._live('stream'), 1));
-      for (const id of r.ids) {
-        ids.push(id);
-        yield { id, token: checked(this.M.modelTokens(handle, [id]))[0], text: r.text };
+    // each stream has its own state in the core (two streams on one model each get their own tokens); a loop
+    // left early (break, abort, an error) frees it
+    let stop = '';
+    try {
+      const ids = [];
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (signal?.aborted) throw abortError(signal, 'generate');
+        const r = checked(this.M.modelGenerateStep(this._live('stream'), stream, 1));
+        stop = r.stop;
+        for (const id of r.ids) {
+          ids.push(id);
+          yield { id, token: checked(this.M.modelTokens(this._live('stream'), [id]))[0], text: r.text };
+        }
+        if (r.stop) return { ids, text: r.text, stop: r.stop };
       }
-      if (r.stop) return { ids, text: r.text, stop: r.stop };
+    } finally {
+      if (!stop && this._handle !== null) this.M.modelGenerateEnd(this._handle, stream);  // (disposed: freed with it)
     }
   }
 
@@ -176,9 +189,9 @@ class Model extends LoadedModel {
    * the previous token while reading such a sequence the first time; each beside an even spread's */
   headScores(texts, opts) {
     const half = Math.floor((this.context - 1) / 2);
-    const o = options('headScores', opts, { repeats: 4, repeatLength: Math.min(50, half), seed: 1, best: 3 });
-    if (!Array.isArray(texts)) throw badArgument('headScores: texts must be an array of texts or id arrays');
     const LH = this.info.config.n_layers * this.info.config.n_heads;
+    const o = options('headScores', opts, { repeats: 4, repeatLength: Math.min(50, half), seed: 1, best: Math.min(3, LH) });
+    if (!Array.isArray(texts)) throw badArgument('headScores: texts must be an array of texts or id arrays');
     if (!Number.isInteger(o.best) || o.best < 0 || o.best > LH) {
       throw coded(CODES.BAD_ARGUMENT, `headScores: best must be an integer in [0, ${LH}] (got ${o.best})`, { type: RangeError });
     }
@@ -226,7 +239,7 @@ export function modelApi(M, base) {
     randomWeights(config, opts) {
       const o = options('randomWeights', opts, { seed: 1, f16: false, format: 'safetensors' });
       if (o.format !== 'safetensors' && o.format !== 'llama2c') {
-        throw new TypeError(`randomWeights: format must be 'safetensors' or 'llama2c' (got ${JSON.stringify(o.format)})`);
+        throw badArgument(`randomWeights: format must be 'safetensors' or 'llama2c' (got ${JSON.stringify(o.format)})`);
       }
       return checked(M.modelRandomWeights(asJsonText(config, 'config'), o.seed, !!o.f16, o.format === 'llama2c'));
     },

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { abortError, CODES, coded } from './errors.js';
-import { useHost } from './files.js';
+import { MAX_FILE_BYTES, tooLarge, useHost } from './files.js';
 
 const CHUNK = 1 << 20;
 
@@ -22,6 +22,7 @@ async function read(url, { signal, onChunk, what }) {
   }
   try {
     const { size } = await file.stat();
+    if (size > MAX_FILE_BYTES) throw tooLarge(what, path, size);
     const out = new Uint8Array(size);
     onChunk(0, size);
     for (let at = 0; at < size;) {

@@ -47,6 +47,8 @@ function kindOf(d) {
 export function describe(value) {
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}…` : value)}`;
   if (value === null) return 'null';
+  if (typeof value === 'symbol') return `the symbol ${value.description ?? ''}`.trimEnd();
+  if (typeof value === 'bigint') return `the BigInt ${value}`;
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : `${typeof value} ${String(value)}`;
 }
@@ -63,34 +65,96 @@ function arrayLike(x) {
     && !(x instanceof ArrayBuffer) && !(x instanceof DataView);
 }
 
-// Float32Array stays as it is; any other array-like of numbers is converted (each element must be a number:
-// "1" is not); anything else goes on to the bindings, which reject it with a message naming the argument.
+// Everything handed to the bindings is plain: a number, a string, an object the API made, or a typed array that
+// reading runs no code of the caller's (its own class, no own properties shadowing length or set). Anything
+// else is converted here, in JS, before the bindings run, so that a getter, a valueOf or a Proxy trap can never
+// run while the core is inside a call (once, one disposed the model the call was using). The intrinsic getter
+// tells a typed array from a Proxy of one without running the Proxy's traps.
+const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+const typedArraySet = Object.getPrototypeOf(Uint8Array.prototype).set;
+
+export function isPlain(x, Type) {
+  return typedArrayName.call(x) === Type.name && Object.getPrototypeOf(x) === Type.prototype
+    && !Object.hasOwn(x, 'length') && !Object.hasOwn(x, 'set');
+}
+
+// What the bindings get for an argument that cannot be converted: not an array of any kind, so they refuse it
+// with the message that names the argument.
+const NOT_AN_ARRAY = Object.freeze({});
+
+// A plain Float32Array stays as it is; any other array-like of numbers is copied into one (each element of an
+// untyped array-like must be a number: "1" is not; a BigInt64Array's values become numbers); anything else goes on
+// as NOT_AN_ARRAY, which the bindings reject with a message naming the argument.
 export function f32(x, fn = 'lookback', name = 'input') {
-  if (x instanceof Float32Array || !arrayLike(x)) return x;
+  if (isPlain(x, Float32Array)) return x;
+  if (x === undefined || x === null) return x;
+  if (!arrayLike(x)) return NOT_AN_ARRAY;
   if (!ArrayBuffer.isView(x)) {
     for (let i = 0; i < x.length; i++) {
       if (typeof x[i] !== 'number') throw bad(`${fn}: ${name}[${i}] must be a number (got ${describe(x[i])})`);
     }
   }
   try {
-    return Float32Array.from(x);
+    return typedArrayName.call(x)?.startsWith('Big') ? Float32Array.from(x, Number) : Float32Array.from(x);
   } catch (e) {
     throw bad(`${fn}: ${name} must hold numbers (${e.message})`);
   }
 }
 
-// A mask: a Uint8Array as it is; a plain array of numbers or booleans becomes 1 (visible) / 0 (hidden); anything
-// else (a Float32Array is not a mask) goes on to the bindings, which reject it naming the argument.
+// A mask: a plain Uint8Array as it is; a plain array of numbers or booleans becomes 1 (visible) / 0 (hidden); any
+// other Uint8Array (a subclass, a Proxy of one) is copied; anything else (a Float32Array is not a mask) goes on
+// as NOT_AN_ARRAY, which the bindings reject naming the argument.
 export function u8(x) {
-  return Array.isArray(x) ? Uint8Array.from(x, (b) => (b ? 1 : 0)) : x;
+  if (x === undefined || x === null || isPlain(x, Uint8Array)) return x;
+  if (Array.isArray(x)) return Uint8Array.from(x, (b) => (b ? 1 : 0));
+  return x instanceof Uint8Array ? Uint8Array.from(x) : NOT_AN_ARRAY;
 }
 
-// Token ids: an Array or typed array as it is, any other array-like as an Array; a non-array is a TypeError
-// (an object is not an empty list of ids).
+// `out`, a caller's Float32Array the result is written into: { value } for the bindings (a plain Float32Array
+// itself; for any other, a plain one of its length, copied into it by `finish` through the intrinsic set; for
+// anything else NOT_AN_ARRAY, which the bindings refuse) and finish(result) -> the array returned.
+export function outArray(out) {
+  if (out === undefined || out === null || isPlain(out, Float32Array)) return { value: out, finish: (r) => r };
+  if (typedArrayName.call(out) !== 'Float32Array') return { value: NOT_AN_ARRAY, finish: (r) => r };
+  const value = new Float32Array(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'length').get.call(out));
+  return {
+    value,
+    finish(r) {
+      typedArraySet.call(out, value);
+      return r === value ? out : r;
+    },
+  };
+}
+
+// Writes `from` into `to` (a caller's Float32Array) without running any code of the caller's.
+export function copyInto(to, from) {
+  typedArraySet.call(to, from);
+}
+
+// Token ids as a plain Float64Array (what the bindings read): from an Array, a typed array (BigInt64Array too,
+// as tokenizers of other libraries return) or any other array-like, each id a number or a BigInt (a BigInt
+// beyond 2^53 is refused here; the bindings check the range). A non-array is a TypeError (an object is not an
+// empty list of ids), and so is any other element (a string, a Symbol, an object), naming its index.
 export function idList(fn, x) {
-  if (Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))) return x;
-  if (arrayLike(x)) return Array.from(x);
-  throw bad(`${fn}: ids must be an array of token ids, or give a text (got ${describe(x)})`);
+  if (isPlain(x, Float64Array)) return x;
+  if (!(Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView)) || arrayLike(x))) {
+    throw bad(`${fn}: ids must be an array of token ids, or give a text (got ${describe(x)})`);
+  }
+  const n = x.length;
+  if (!Number.isSafeInteger(n) || n < 0) throw bad(`${fn}: ids must be an array of token ids (its length is ${describe(n)})`);
+  let ids;
+  try {
+    ids = new Float64Array(n);
+  } catch (e) {
+    throw bad(`${fn}: ids must be an array of token ids (${n} of them cannot be held: ${e.message})`);
+  }
+  for (let i = 0; i < n; i++) {
+    const id = x[i];
+    if (typeof id === 'number') ids[i] = id;
+    else if (typeof id === 'bigint' && id >= BigInt(Number.MIN_SAFE_INTEGER) && id <= BigInt(Number.MAX_SAFE_INTEGER)) ids[i] = Number(id);
+    else throw bad(`${fn}: ids[${i}] must be a number or a BigInt token id (got ${describe(id)})`);
+  }
+  return ids;
 }
 
 // scale: true -> 1/sqrt(d), false -> 1, a number -> itself.

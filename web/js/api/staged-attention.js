@@ -4,6 +4,7 @@
 // a bad `out`, an array that is not a Float32Array) returns null and the caller takes the checked path, whose
 // error messages name the argument. Values (NaN, Infinity, float32 range) and the shape are checked by the core
 // either way.
+import { isPlain } from './options.js';
 import { stagingView } from './staging-view.js';
 
 export function stagedAttention(M, checked) {
@@ -16,10 +17,10 @@ export function stagedAttention(M, checked) {
     const sh = o.shape, T = sh[0], S = sh[1], H = sh[2], Hkv = sh[3], D = sh[4];  // indexed: no iterator
     const nq = T * H * D, nk = S * Hkv * D, nw = o.weights ? H * T * S : 0;
     const out = o.out;
-    if (!(q instanceof Float32Array && k instanceof Float32Array && v instanceof Float32Array)) return null;
+    if (!(isPlain(q, Float32Array) && isPlain(k, Float32Array) && isPlain(v, Float32Array))) return null;
     if (q.length !== nq || k.length !== nk || v.length !== nk || nq === 0 || nk === 0) return null;
     if (nq > MAX_ELEMENTS || nk > MAX_ELEMENTS || !(nw <= MAX_ELEMENTS) || !Number.isInteger(nw)) return null;
-    if (out != null && !(out instanceof Float32Array && out.length === nq)) return null;
+    if (out != null && !(isPlain(out, Float32Array) && out.length === nq)) return null;
     const need = 2 * nq + 2 * nk + nw;
     let s = view(need, need);
     s.set(q, 0);

@@ -4,6 +4,8 @@
 // yield to the event loop (run(), pause()); evaluate() reads its held-out losses, attention on a fixed probe and
 // head scores; model() gives a Model of the core module with every method. Not here: the training maths
 // (wasm/src/train, wasm/src/train_live), the worker protocol (web/js/worker/train-ops.js).
+import { CODES, coded } from './errors.js';
+import { badArgument, checked } from './loaded-model.js';
 import { options } from './options.js';
 
 export const MODEL_DEFAULTS = Object.freeze({ layers: 2, mlp: false, dim: 64, heads: 2, seqLen: 32 });
@@ -14,11 +16,6 @@ export const TRAIN_DEFAULTS = Object.freeze({
   seed: 1, heldOut: 32, probes: 4, onStep: null, evalEvery: 50, chunk: 10,
 });
 export const TASKS = Object.freeze(['induction', 'previous', 'corpus']);
-
-function checked(result) {
-  if (result instanceof Error) throw result;
-  return result;
-}
 
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ T, handle }) => T.trainDispose(handle))
@@ -51,7 +48,7 @@ class Training {
   }
 
   #live(fn) {
-    if (this.#handle === null) throw new Error(`${fn}: this training run was disposed`);
+    if (this.#handle === null) throw coded(CODES.DISPOSED, `${fn}: this training run was disposed`);
     return this.#handle;
   }
 
@@ -82,7 +79,7 @@ class Training {
 
   /** n optimiser steps now (blocking); returns their training losses */
   step(n = 1) {
-    if (!Number.isInteger(n) || n < 1) throw new TypeError('step: n must be a positive integer');
+    if (!Number.isInteger(n) || n < 1) throw badArgument('step: n must be a positive integer');
     const losses = checked(this.#T.trainSteps(this.#live('step'), n));
     for (const l of losses) this.#losses.push(l);
     return losses;
@@ -120,6 +117,8 @@ class Training {
    */
   run({ until = this.#opts.steps } = {}) {
     if (this.#running) return this.#running;
+    if (!Number.isInteger(until) || until < 0) throw badArgument(`run: until must be a whole number of steps (got ${JSON.stringify(until)})`);
+    this.#live('run');
     this.#stop = false;
     const { chunk, evalEvery, onStep } = this.#opts;
     this.#running = (async () => {
@@ -159,10 +158,10 @@ export function trainApi(loadTrain, lb) {
     async train(config, opts) {
       const c = options('train', config, MODEL_DEFAULTS);
       const o = options('train', opts, TRAIN_DEFAULTS);
-      if (!TASKS.includes(o.task)) throw new TypeError(`train: task must be one of ${TASKS.join(', ')} (got ${JSON.stringify(o.task)})`);
-      if (o.onStep !== null && typeof o.onStep !== 'function') throw new TypeError('train: onStep must be a function');
-      for (const k of ['evalEvery', 'chunk']) {
-        if (!Number.isInteger(o[k]) || o[k] < (k === 'chunk' ? 1 : 0)) throw new TypeError(`train: ${k} must be an integer >= ${k === 'chunk' ? 1 : 0}`);
+      if (!TASKS.includes(o.task)) throw badArgument(`train: task must be one of ${TASKS.join(', ')} (got ${JSON.stringify(o.task)})`);
+      if (o.onStep !== null && typeof o.onStep !== 'function') throw badArgument('train: onStep must be a function');
+      for (const k of ['steps', 'evalEvery', 'chunk']) {
+        if (!Number.isInteger(o[k]) || o[k] < (k === 'chunk' ? 1 : 0)) throw badArgument(`train: ${k} must be an integer >= ${k === 'chunk' ? 1 : 0}`);
       }
       return new Training(await loadTrain(), lb, c, o);
     },

@@ -4,13 +4,10 @@
 // straight into the weight's staging buffer in the module and the product read straight out of it; any other
 // argument takes the checked path, whose messages name it. Over the handle-based bindings of
 // wasm/bindings/weight.cpp. Not here: the per-call gemm (index.js), models (model.js).
-import { f32, options, REQUIRED } from './options.js';
+import { CODES, coded } from './errors.js';
+import { checked } from './loaded-model.js';
+import { f32, isPlain, options, outArray, REQUIRED } from './options.js';
 import { stagingView } from './staging-view.js';
-
-function checked(result) {
-  if (result instanceof Error) throw result;
-  return result;
-}
 
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ M, handle }) => M.weightDispose(handle))
@@ -33,16 +30,19 @@ class Weight {
 
   /** a [M,K] times the resident matrix -> Float32Array [M,N] */
   gemm(a, opts) {
-    if (this.#handle === null) throw new Error('weight.gemm: this weight matrix was disposed');
     const o = options('weight.gemm', opts, { M: REQUIRED, out: null });
-    return this.#staged(a, o.M, o.out) ?? checked(this.#M.weightGemm(this.#handle, f32(a), o.M, o.out));
+    const fast = this.#staged(a, o.M, o.out);
+    if (fast) return fast;
+    const input = f32(a, 'weight.gemm', 'a'), out = outArray(o.out);
+    return out.finish(checked(this.#M.weightGemm(this.#live(), input, o.M, out.value)));
   }
 
   // The fast path, or null when an argument needs the checked path's messages.
   #staged(a, M, out) {
-    if (!(a instanceof Float32Array) || !Number.isSafeInteger(M) || M < 1) return null;
+    if (!isPlain(a, Float32Array) || !Number.isSafeInteger(M) || M < 1) return null;
     const na = M * this.K, nc = M * this.N;
-    if (a.length !== na || (out != null && !(out instanceof Float32Array && out.length === nc))) return null;
+    if (a.length !== na || (out != null && !(isPlain(out, Float32Array) && out.length === nc))) return null;
+    this.#live();
     let s = this.#view(na + nc, M);
     s.set(a, 0);
     checked(this.#M.weightGemmStaged(this.#handle, M));
@@ -50,6 +50,11 @@ class Weight {
     const c = out ?? new Float32Array(nc);
     c.set(s.subarray(na, na + nc));
     return c;
+  }
+
+  #live() {
+    if (this.#handle === null) throw coded(CODES.DISPOSED, 'weight.gemm: this weight matrix was disposed');
+    return this.#handle;
   }
 
   /** frees the module's copy now (it is also freed when the object is garbage-collected) */
@@ -67,7 +72,7 @@ export function weightApi(M) {
     /** a constant matrix kept in the module: b [K,N] (or [N,K] with transB) */
     weight(b, opts) {
       const o = options('weight', opts, { K: REQUIRED, N: REQUIRED, transB: false });
-      return new Weight(M, checked(M.weightCreate(f32(b), o.K, o.N, !!o.transB)));
+      return new Weight(M, checked(M.weightCreate(f32(b, 'weight', 'b'), o.K, o.N, !!o.transB)));
     },
   };
 }

@@ -21,7 +21,8 @@ export class WindowModel extends LoadedModel {
    * the text's end is encoded) */
   next(textOrIds, opts) {
     const o = options('next', opts, { topK: 10, temperature: 1 });
-    return checked(this.M.windowNext(this._live('next'), this._ids('next', textOrIds, { window: true }), {
+    const ids = this._ids('next', textOrIds, { window: true });
+    return checked(this.M.windowNext(this._live('next'), ids, {
       topK: Math.min(o.topK, this.info.config.vocab_size), temperature: o.temperature,
     }));
   }

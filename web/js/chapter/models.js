@@ -9,7 +9,9 @@
 
 import { servedUrl } from '../served.js';
 
-const LABELS = { sprout: 'Sprout', window: 'window model' };
+// (a Map: a model named "constructor" or "__proto__" is a name like any other, not a property of Object)
+const LABELS = new Map([['sprout', 'Sprout'], ['window', 'window model']]);
+const labelOf = (name) => LABELS.get(name) ?? String(name);
 const abortError = () => Object.assign(new Error('the model changed'), { name: 'AbortError' });
 
 export class ModelRegistry {
@@ -26,7 +28,7 @@ export class ModelRegistry {
 
   #bundled(name) {
     if (!this.#named.has(name)) {
-      const p = this.#load(name, LABELS[name] ?? name, [name]);
+      const p = this.#load(name, labelOf(name), [name]);
       p.catch(() => this.#named.delete(name));  // a failed load may be retried
       this.#named.set(name, p);
     }
@@ -51,7 +53,7 @@ export class ModelRegistry {
   // What a widget shows about the model it computes with: { name, label, info, context }.
   async describe(name = 'current') {
     const { info, context } = await this.#entry(name);
-    const label = name === 'current' ? (this.#current?.label ?? LABELS.sprout) : (LABELS[name] ?? name);
+    const label = name === 'current' ? (this.#current?.label ?? labelOf('sprout')) : labelOf(name);
     return { name, label, custom: name === 'current' && this.#current !== null, info, context };
   }
 

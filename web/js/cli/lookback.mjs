@@ -40,13 +40,15 @@ const COMMANDS = {
     options: { top: { type: 'string', default: '10' }, temperature: { type: 'string', default: '1' }, json: { type: 'boolean' } },
     help: '  --top K          how many tokens (default 10)\n  --temperature T  softmax temperature, > 0 (default 1)\n  --json           print [{ token, id, p }] as JSON',
     run: (m, text, o) => {
-      const top = m.next(text, { topK: int('--top', o.top, 1), temperature: num('--temperature', o.temperature), window: !!o.window });
+      // (--window only when given: a window model's next() always reads only its window and takes no such option)
+      const top = m.next(text, { topK: int('--top', o.top, 1), temperature: num('--temperature', o.temperature), ...(o.window && { window: true }) });
       if (o.json) return print(JSON.stringify(top));
       for (const t of top) print(`${(100 * t.p).toFixed(2).padStart(6)}%  ${String(t.id).padStart(6)}  ${JSON.stringify(t.token)}`);
     },
   },
   generate: {
     summary: 'continue a text',
+    needs: 'generate',
     usage: 'lookback generate "prompt" [--max-tokens N] [--temperature T] [--top-p P] [--seed S] [--json]',
     options: {
       'max-tokens': { type: 'string', default: '64' }, temperature: { type: 'string', default: '0.8' },
@@ -66,6 +68,7 @@ const COMMANDS = {
   },
   attend: {
     summary: 'attention weights: one layer and head as a table, or everything as JSON',
+    needs: 'forward',
     usage: 'lookback attend "text" [--layer L] [--head H] [--no-positions] [--json] [--query Q] [--svg FILE] [--png FILE] [--scale S]',
     options: { layer: { type: 'string', default: '1' }, head: { type: 'string', default: '1' }, json: { type: 'boolean' }, 'no-positions': { type: 'boolean' },
       query: { type: 'string' }, ...FIGURE_OPTIONS },
@@ -104,6 +107,7 @@ const COMMANDS = {
   },
   heads: {
     summary: 'every head\'s attention as a figure, labelled with its habits from the model card',
+    needs: 'forward',
     usage: 'lookback heads "text" (--svg FILE | --png FILE) [--habits] [--sort KEY] [--scale S]',
     options: { habits: { type: 'boolean' }, sort: { type: 'string', default: 'layer' }, ...FIGURE_OPTIONS },
     help: '  --habits         draw the card\'s measured habits instead: one heat map per habit, layers × heads\n'
@@ -281,6 +285,13 @@ async function main(argv) {
   const lb = await loadLookback();
   if (command.model === false) return command.run(lb, text, o);
   const model = await lb.loadModel(o.model, o.tokenizer ? { tokenizer: o.tokenizer } : undefined);
+  // a window model has no attention and generates nothing: say so, and which commands it does answer
+  if (command.needs && typeof model[command.needs] !== 'function') {
+    const answers = Object.keys(COMMANDS).filter((c) => COMMANDS[c].model !== false && (!COMMANDS[c].needs || typeof model[COMMANDS[c].needs] === 'function'));
+    model.dispose();
+    throw new UsageError(`${name}: the model "${o.model}" is a ${model.info.config.arch} model, which has no ${command.needs === 'forward' ? 'attention' : 'generation'}; `
+      + `it answers ${answers.join(' and ')} (give a transformer with --model for ${name})`);
+  }
   try {
     await command.run(model, text, o, { card: command === COMMANDS.heads ? cardOf(o.model) : null });
   } finally {

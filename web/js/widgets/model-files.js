@@ -3,6 +3,9 @@
 // source loadModel takes and a label, or throws an Error that says what is missing. Pure: files are
 // { name, bytes } (no File objects, no API), so it runs in Node too. Not the loader (web/js/api/model.js).
 
+// The most bytes of one model file the core reads (as web/js/api/files.js; widgets do not import the API).
+export const MAX_FILE_BYTES = 2 ** 30;
+
 const ext = (name) => name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? '';
 const base = (name) => name.toLowerCase().replace(/^.*[\\/]/, '');
 

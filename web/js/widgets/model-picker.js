@@ -3,7 +3,7 @@
 // controller (op 'useModel') to make them the page's current model, so every model widget switches; the
 // loader's error is shown here. Not the loader and not the registry (web/js/chapter/models.js).
 import { esc } from './widget-kit.js';
-import { modelSource } from './model-files.js';
+import { MAX_FILE_BYTES, modelSource } from './model-files.js';
 
 export const PICKER_CSS = `
 details.own { margin-top: .7rem; }
@@ -45,11 +45,21 @@ export function modelPicker(widget) {
       error.textContent = `Could not load the model: ${err.message}`;
     }
   };
+  // A file over the limit is refused from its size, before it is read; one the browser cannot read (moved,
+  // a folder, no permission) is said so here, like a file that is not a model.
   const take = async (fileList) => {
-    const files = await Promise.all([...fileList].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
     let picked;
     try {
-      picked = modelSource(files);
+      const big = [...fileList].find((f) => f.size > MAX_FILE_BYTES);
+      if (big) throw new Error(`${big.name} is ${big.size} bytes; the most a model file may hold is ${MAX_FILE_BYTES} (1 GiB).`);
+      const read = async (f) => {
+        try {
+          return { name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) };
+        } catch (err) {
+          throw new Error(`${f.name} could not be read (${err.message}).`, { cause: err });
+        }
+      };
+      picked = modelSource(await Promise.all([...fileList].map(read)));
     } catch (err) {
       status.textContent = '';
       error.textContent = err.message;

@@ -161,7 +161,15 @@ class NextTokenWidget extends ModelWidget {
     this.root.querySelector('.top-p-out').textContent = fmt(topP);
     const text = this.textBox.value;
     const shown = temperature > 0 ? temperature : 1;
-    const [model, top, ids] = await Promise.all([this.describeModel(),
+    // the model line follows the model as soon as it is known, whether or not its prediction succeeds (a text
+    // the new model cannot read leaves an error under the name of the model that refused it)
+    const described = this.describeModel().then((model) => {
+      this.root.querySelector('.model-name').textContent = model.label;
+      this.root.querySelector('.model-size').textContent = `(${model.info.config.n_layers} layers × ${model.info.config.n_heads} heads, `
+        + `${model.info.parameters.toLocaleString('en-US')} parameters, context ${model.context})`;
+      return model;
+    });
+    const [model, top, ids] = await Promise.all([described,
       this.askModel('next', [text, { topK: this.k, temperature: shown }]), this.askModel('encode', [text], 'encode-shown')]);
     let mass = 0;
     this.top = top.map((t) => {
@@ -171,9 +179,6 @@ class NextTokenWidget extends ModelWidget {
     });
     // (the box and sliders may be newer than the rows shown: the exports name what the rows are of)
     this.topFor = { model: model.label, text, temperature, topP };
-    this.root.querySelector('.model-name').textContent = model.label;
-    this.root.querySelector('.model-size').textContent = `(${model.info.config.n_layers} layers × ${model.info.config.n_heads} heads, `
-      + `${model.info.parameters.toLocaleString('en-US')} parameters, context ${model.context})`;
     this.root.querySelector('caption').textContent = temperature > 0
       ? `The ${top.length} most probable next tokens at temperature ${fmt(temperature)}; tokens outside the top-p ${fmt(topP)} set are never sampled`
       : `The ${top.length} most probable next tokens (at temperature 1); temperature 0 always picks the first`;

@@ -4,6 +4,7 @@
 // Not a custom element itself, and it imports neither the API nor the worker.
 import { requestCompute } from './compute-event.js';
 import { canvasToPNG, downloadBlob, toCSV } from './export.js';
+import { inPageWords } from './page-words.js';
 
 const BASE_CSS = `
 :host {
@@ -373,7 +374,7 @@ export class LookbackWidget extends HTMLElement {
   showError(err) {
     const el = this.root.querySelector('.error');
     if (err) console.error(err);
-    if (el) el.textContent = err ? `Could not compute: ${err.message}` : '';
+    if (el) el.textContent = err ? `Could not compute: ${inPageWords(err.message)}` : '';
     this.toggleAttribute('data-error', !!err);
   }
 
