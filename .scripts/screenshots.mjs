@@ -20,6 +20,8 @@ for (const view of VIEWS) {
     const { page } = b;
     await page.goto(b.url);
     await page.locator('#first-computation[data-status="done"]').waitFor({ timeout: 30000 });
+    // the sticky contents bar would cover the top of each section's picture; the header's picture shows it
+    const hideBar = () => page.addStyleTag({ content: 'nav.contents { visibility: hidden !important; }' });
     const parts = await page.evaluate(() => ['.chapter-header', ...[...document.querySelectorAll('main > section')].map((s) => `#${s.id}`),
       '.chapter-footer']);
     const heights = {};
@@ -36,6 +38,7 @@ for (const view of VIEWS) {
       }
       await page.waitForTimeout(300);
       heights[sel] = Math.round((await part.boundingBox()).height);
+      if (i === 1) await hideBar();
       const file = `${OUT}${view.name}-${String(i).padStart(2, '0')}-${sel.replace(/^[#.]/, '')}.png`;
       await part.screenshot({ path: file });
     }
