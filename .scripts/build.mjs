@@ -1,11 +1,13 @@
 // Builds lookback: the native tree (tests, tools) and the WebAssembly module, then copies the npm front-end
 // dependencies (KaTeX, highlight.js) into web/vendor, the core's attention source (shown by the chapter's code
 // walk) into web/build/source and the bundled models (shared/models) into web/models, and renders the docs into
-// pages (web/docs/*.html), so the served folder web/ is self-contained. `--web` skips the native tree; `--native` builds only it.
+// pages (web/docs/*.html), so the served folder web/ is self-contained; first it writes the page's preloads and the
+// worker's import list (module-lists.mjs). `--web` skips the native tree; `--native` builds only it.
 // Not an installer (.scripts/setup.sh is) and not a test runner (.scripts/test.mjs is).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeModuleLists } from './module-lists.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const webOnly = process.argv.includes('--web');
@@ -76,6 +78,7 @@ function shareThreadedWasm() {
   rmSync(node);
 }
 
+writeModuleLists();
 if (!webOnly) {
   run('cmake', ['-S', '.', '-B', '.build/native', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);
   run('cmake', ['--build', '.build/native', '-j', jobs]);

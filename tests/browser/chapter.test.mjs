@@ -4,8 +4,7 @@
 // Screenshots go to tests/browser/artifacts/. Not the embedding tests (embed.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { axeViolations, open } from './harness.mjs';
 import { TAGS, checkPNG, exportsOf, near, ready, shoot, texts, until, waitTexts } from './widget-helpers.mjs';
 
@@ -381,17 +380,6 @@ test('phone (375 px) and desktop: no sideways scrolling; screenshots of each wid
   await page.evaluate(() => scrollTo(0, 0));
   await page.screenshot({ path: new URL('./artifacts/chapter-top-375.png', import.meta.url).pathname });
   await page.setViewportSize({ width: 1280, height: 900 });
-});
-
-test('widgets import neither the API nor the worker', () => {
-  const dir = fileURLToPath(new URL('../../web/js/widgets/', import.meta.url));
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.js'))) {
-    const src = readFileSync(dir + f, 'utf8');
-    const imports = [...src.matchAll(/(?:import|from)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
-    // siblings only, and the vendored front-end packages the build copies into web/vendor (highlight.js)
-    // their own folder, the vendored libraries, and the message formats (protocol.js, which imports nothing)
-    for (const i of imports) assert.ok((i.startsWith('./') || i.startsWith('../../vendor/') || i === '../protocol.js') && !i.includes('/api/') && !i.includes('/worker/'), `${f} imports ${i}`);
-  }
 });
 
 test('no console errors and no request left localhost', () => {

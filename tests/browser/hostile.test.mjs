@@ -1,5 +1,7 @@
 // Browser tests of hostile attributes: a quiz or deck named after an inherited property ("constructor",
-// "__proto__", "toString") shows "no such set" instead of throwing, and a later valid name renders the set. Runs on
+// "__proto__", "toString") shows "no such set" instead of throwing, and a later valid name renders the set; a
+// training task named so is an unknown task (the default, induction); an op the controller does not list is
+// refused. Runs on
 // a page served beside the chapter with the strict CSP. Not the widgets' normal use (embed.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +17,7 @@ after(async () => { await b?.close(); });
 
 const T = { timeout: 300000 };
 
-test('quiz and review cards: a set named after an inherited property is "no such set", never an exception', T, async () => {
+test('quiz, review cards and training: a set or task named after an inherited property is "no such set" (a task: the default), never an exception', T, async () => {
   const { context, url } = b;
   const page = await context.newPage();
   const at = new URL('hostile-sets.html', url).href;
@@ -42,6 +44,19 @@ test('quiz and review cards: a set named after an inherited property is "no such
   const cards = page.locator('lookback-review-cards');
   await cards.evaluate((el) => el.setAttribute('set', 'production'));
   await until(() => cards.getAttribute('data-card'), (v) => !!v, 'the production deck after the bad name', 60000);
+  // the training widget's task table is looked up the same way: an inherited name is no task
+  const tasks = await page.evaluate(() => ['toString', 'constructor', '__proto__', 'previous'].map((name) => {
+    const el = document.createElement('lookback-training');
+    el.setAttribute('task', name);
+    return el.task;
+  }));
+  assert.deepEqual(tasks, ['induction', 'induction', 'induction', 'previous']);
+  // the controller answers only the ops protocol.js lists: a model is reached through the page's registry alone
+  const refused = await page.evaluate(() => Promise.all(['loadModel', 'modelCall', 'toString'].map((op) => new Promise((resolve) => {
+    const detail = { op, args: ['sprout'], reply: (err) => resolve(err ? err.message : 'answered') };
+    document.querySelector('main').dispatchEvent(new CustomEvent('lookback-compute', { bubbles: true, composed: true, detail }));
+  }))));
+  for (const [i, op] of ['loadModel', 'modelCall', 'toString'].entries()) assert.match(refused[i], new RegExp(`no operation "${op}" for widgets`));
   await page.close();
   assert.deepEqual(b.record.pageErrors, []);
   assert.deepEqual(b.record.consoleErrors, []);

@@ -210,20 +210,22 @@ test('custom-elements.json describes every defined element and its attributes', 
   }
 });
 
-test('a widget\'s lookback-compute event can follow a model loading (progress through the controller)', T, async () => {
+test('a widget\'s model loading can be followed through the controller (the registry\'s progress events)', T, async () => {
   const { page, record } = b;
   await page.goto(new URL('embed.html', b.url).href);
   const r = await page.evaluate(() => new Promise((resolve) => {
     const seen = [];
+    document.addEventListener('lookback-model-progress', (e) => { if (e.detail.name === 'current') seen.push(e.detail); });
     const detail = {
-      op: 'loadModel', args: ['sprout'], key: 'progress-test', claimed: false, progress: (p) => seen.push(p),
-      reply: (err, result) => resolve({ err: err && String(err), handle: result?.handle, seen }),
+      op: 'useModel', args: ['sprout', 'Sprout, again'], key: 'progress-test', claimed: false,
+      reply: (err, result) => resolve({ err: err && String(err), label: result?.label, seen }),
     };
     document.body.dispatchEvent(new CustomEvent('lookback-compute', { bubbles: true, composed: true, detail }));
   }));
   assert.equal(r.err, null);
-  assert.ok(r.handle > 0);
-  const last = r.seen.at(-1);
-  assert.ok(r.seen.length >= 2 && last.loaded > 1e6 && last.loaded === last.total, JSON.stringify(last));
+  assert.equal(r.label, 'Sprout, again');
+  const loading = r.seen.filter((p) => p.state === 'loading'), last = loading.at(-1);
+  assert.ok(loading.length >= 2 && last.loaded > 1e6 && last.loaded === last.total, JSON.stringify(last));
+  assert.equal(r.seen.at(-1).state, 'done');
   assert.deepEqual(record.consoleErrors, []);
 });

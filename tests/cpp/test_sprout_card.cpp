@@ -1,11 +1,9 @@
 // The shipped Sprout against its model card: the bundle in shared/models/sprout loads, and the forward pass
 // reproduces the card's loss on the card's own sample of validation stories (in f16 and q8 weights within 0.01).
-// Runs natively and in WebAssembly; skips with a message when no trained model is present.
+// Runs natively and in WebAssembly; a missing card or bundle fails it (Sprout ships with the project).
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -13,17 +11,12 @@
 
 #include "model/bundle.hpp"
 #include "model/session.hpp"
+#include "shared_files.hpp"
 
 namespace {
 
-const std::string DIR = std::string(LOOKBACK_SOURCE_DIR) + "/shared/models/sprout/";
-
-bool slurp(const std::string& path, std::string& out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  out.assign(std::istreambuf_iterator<char>(f), {});
-  return true;
-}
+using lookback::testing::read_text;
+const std::string DIR = lookback::testing::sprout_dir();
 
 double nll(const float* row, int V, int target) {
   double mx = row[0];
@@ -55,15 +48,9 @@ std::pair<double, long> sample_loss(const nlohmann::json& sample, const std::str
 }  // namespace
 
 TEST_CASE("the shipped Sprout reproduces its card's sample loss, and in f16 and q8 weights stays within 0.01 of it") {
-  std::string card_text, weights, config, tokenizer;
-  if (!slurp(DIR + "card.json", card_text)) {
-    MESSAGE("skipped: no model card at " << DIR << "card.json");
-    return;
-  }
-  REQUIRE(slurp(DIR + "model.safetensors", weights));
-  REQUIRE(slurp(DIR + "config.json", config));
-  REQUIRE(slurp(DIR + "tokenizer.json", tokenizer));
-  const auto card = nlohmann::json::parse(card_text);
+  const auto card = nlohmann::json::parse(read_text(DIR + "card.json"));
+  const std::string weights = read_text(DIR + "model.safetensors"), config = read_text(DIR + "config.json"),
+                    tokenizer = read_text(DIR + "tokenizer.json");
   const auto& sample = card.at("validation").at("sample");
   const double want = sample.at("loss_nats").get<double>();
   const auto [loss, tokens] = sample_loss(sample, weights, config, tokenizer, lookback::WeightFormat::f32);

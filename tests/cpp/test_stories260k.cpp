@@ -23,14 +23,7 @@ using namespace lookback::testing;
 
 namespace {
 
-// The checkpoint and llama2.c's reference outputs are part of the project: a missing one fails the test.
-void require_files() {
-  auto require = [](const std::string& path) { REQUIRE_MESSAGE(file_exists(path), path << " is missing"); };
-  for (const char* f : {"stories260K.bin", "tok512.bin"}) require(stories260k_dir() + "/" + f);
-  for (const char* f : {"tokenizer_cases.txt", "lily_reference.txt", "lily_logits_all.f32"})
-    require(stories260k_reference_dir() + "/" + f);
-}
-
+// The checkpoint and llama2.c's reference outputs are part of the project: a missing one fails the test (read_bytes).
 LoadedModel load() {
   const auto bin = read_bytes(stories260k_dir() + "/stories260K.bin");
   const auto tok = read_bytes(stories260k_dir() + "/tok512.bin");
@@ -66,7 +59,6 @@ const std::vector<int> kLily = {1, 403, 407, 261, 378, 432, 383, 286, 261, 376, 
 }  // namespace
 
 TEST_CASE("stories260K: the tokenizer encodes and decodes the reference cases exactly") {
-  require_files();
   const auto bytes = read_bytes(stories260k_dir() + "/tok512.bin");
   const SpTokenizer t = SpTokenizer::from_bin(bytes.data(), bytes.size());
   CHECK(t.vocab_size() == 512);
@@ -94,7 +86,6 @@ TEST_CASE("stories260K: the tokenizer encodes and decodes the reference cases ex
 }
 
 TEST_CASE("stories260K: logits at every position of the reference prompt within 1e-4") {
-  require_files();
   const LoadedModel m = load();
   CHECK(m.tokenizer->encode("Once upon a time, there was a little girl named Lily") == kLily);
   const auto raw = read_bytes(stories260k_reference_dir() + "/lily_logits_all.f32");
@@ -117,7 +108,6 @@ TEST_CASE("stories260K: logits at every position of the reference prompt within 
 }
 
 TEST_CASE("stories260K: attention weights at the last position within 1e-5") {
-  require_files();
   const LoadedModel m = load();
   Session s(m.transformer);
   StepOptions o;
@@ -145,7 +135,6 @@ TEST_CASE("stories260K: attention weights at the last position within 1e-5") {
 }
 
 TEST_CASE("stories260K: the scalar reference agrees with llama2.c too, and a round trip through write_llama2c is exact") {
-  require_files();
   const auto bin = read_bytes(stories260k_dir() + "/stories260K.bin");
   const Weights w = read_llama2c(bin.data(), bin.size());
   const auto ref = reference_forward(w, kLily);

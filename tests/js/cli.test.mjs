@@ -62,6 +62,19 @@ test('--help for the program and for each command', () => {
     assert.equal(help.status, 0);
     assert.match(help.stdout, new RegExp(`^usage: lookback ${c} `, 'm'));
   }
+  // the formats and weight storages are the core's lists
+  const { formats, weights } = lb.modelFormats();
+  assert.match(main.stdout, new RegExp(`--weights W .*: ${weights.join(', ')} \\(default ${weights[0]}\\)`));
+  for (const f of formats) assert.ok(main.stdout.replace(/\s+/g, ' ').includes(f.files), f.name);
+});
+
+test('--weights picks how the weights are stored, from the core\'s list', () => {
+  const q8 = withModel('next', 'hi', '--weights', 'q8', '--top', '3', '--json');
+  assert.equal(q8.status, 0, q8.stderr);
+  assert.equal(JSON.parse(q8.stdout).length, 3);
+  const bad = withModel('next', 'hi', '--weights', 'int4');
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /^lookback: loadModel: weights must be 'f32', 'f16' or 'q8' \(got "int4"\)\n$/);
 });
 
 test('bad input: non-zero exit and one line on stderr', () => {

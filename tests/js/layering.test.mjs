@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { jsImports } from './js-imports.mjs';
+import { jsImports } from '../../.scripts/js-imports.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -1,16 +1,18 @@
 // node:test tests of modelSource (web/js/widgets/model-files.js), which turns the files a reader drops into
-// what loadModel takes: a safetensors bundle written here by randomWeights(), the llama2.c stories260K files
-// from shared/models/stories260K, and the messages for files that are not
-// a model. Each accepted source is loaded through the JS API.
+// what loadModel takes by the core's list of formats: a safetensors bundle written here by randomWeights(), the
+// llama2.c stories260K files from shared/models/stories260K, and the messages for files that are not a model.
+// Each accepted source is loaded through the JS API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
-import { modelSource } from '../../web/js/widgets/model-files.js';
+import { accepted, hint, modelSource as pick } from '../../web/js/widgets/model-files.js';
 
 const lb = await loadLookback();
+const { formats } = lb.modelFormats();
+const modelSource = (files) => pick(files, formats);
 const enc = (s) => new TextEncoder().encode(s);
 const CONFIG = {
   arch: 'test', dim: 24, n_layers: 2, n_heads: 4, n_kv_heads: 2, head_dim: 6, hidden_dim: 40, vocab_size: 258,
@@ -60,4 +62,13 @@ test('a wrong file passes modelSource but the loader refuses it with its own mes
   const { source } = modelSource([{ name: 'model.bin', bytes: enc('not a checkpoint at all') }, { name: 'tok.bin', bytes: new Uint8Array(16) }]);
   await assert.rejects(lb.loadModel(source), (err) => err instanceof Error && err.message.length > 10);
   assert.equal(lb.dot([1, 2], [3, 4]), 11, 'the module stays usable');
+});
+
+test('the hint and the accept list come from the core\'s formats, and a new format\'s files are picked by its entry', () => {
+  assert.equal(hint(formats), 'pick a .safetensors file with its config.json and tokenizer.json, or a .bin checkpoint with its tokenizer .bin');
+  assert.equal(accepted(formats), '.safetensors,.json,.bin');
+  // a format whose one file holds everything (as GGUF does): no tokenizer, no config
+  const one = [...formats, { name: 'one-file', files: 'one-file models', weights: '.one', config: false, tokenizer: '' }];
+  assert.deepEqual(pick([{ name: 'm.one', bytes: new Uint8Array(3) }], one).label, 'm.one');
+  assert.match(hint(one), /, or a \.one file$/);
 });

@@ -1,6 +1,7 @@
 // node:test tests of loading and streaming like the libraries people know: loadModel's onProgress (bytes
 // loaded / total, ending at the files' real size) and AbortSignal (AbortError, code LOOKBACK_ABORTED), the
-// `code` (and `cause`) of the API's errors, Hugging Face files it does not read refused with what it reads, baseUrl,
+// `code` (and `cause`) of the API's errors, Hugging Face files it does not read refused with what it reads, every
+// format told apart by the core's one loader (modelFormats() its list), baseUrl,
 // and Model.stream: the same tokens as generate(), stoppable by a signal or by leaving the loop.
 // Not the model's numerics (model.test.mjs).
 import { after, before, test } from 'node:test';
@@ -53,6 +54,25 @@ test('errors carry a code and, where there is one, a cause', async () => {
   const corrupt = Uint8Array.of(0, 0x61, 0x73, 0x6d, 9, 9, 9, 9);  // "\0asm" and a version that does not exist
   await assert.rejects(loadLookback({ wasmBinary: corrupt }), (e) => e.code === 'LOOKBACK_CORE_MISSING'
     && /\(the wasmBinary given\) did not start/.test(e.message) && e.cause !== undefined);
+});
+
+test('the core tells every format from the files: the same loadModel for a bundle, a lone file, bytes and a checkpoint', async () => {
+  const { formats, weights, supported } = lb.modelFormats();
+  assert.deepEqual(formats.map((f) => f.name), ['window', 'hf-llama', 'lookback', 'llama2c']);
+  assert.deepEqual(weights, ['f32', 'f16', 'q8']);
+  for (const f of formats) assert.ok(supported.includes(f.files), f.name);
+  const stories = fileURLToPath(new URL('../../shared/models/stories260K/', import.meta.url));
+  const cases = [['sprout', 'lookback'], ['window', 'window'], [join(dir, 'model.safetensors'), 'lookback'],
+    [`${stories}stories260K.bin`, 'llama2c']];
+  for (const [source, format] of cases) {
+    const m = await lb.loadModel(source, format === 'llama2c' ? { tokenizer: `${stories}tok512.bin` } : undefined);
+    assert.equal(m.info.format, format, String(source));
+    m.dispose();
+  }
+  const bytes = lb.randomWeights(CONFIG, { seed: 3 });
+  await assert.rejects(lb.loadModel(bytes, { tokenizer: TOKENIZER }), (e) => e.code === 'LOOKBACK_BAD_MODEL'
+    && /the weights are a safetensors file but no config\.json came with them; lookback reads /.test(e.message));
+  await assert.rejects(lb.loadModel(bytes), (e) => e.code === 'LOOKBACK_BAD_ARGUMENT' && /pass \{ tokenizer \}/.test(e.message));
 });
 
 test('a Hugging Face tokenizer beside a lookback config, or a Hugging Face model other than Llama, is refused', async () => {

@@ -1,24 +1,22 @@
 // The shipped models against their card: every file the card lists is present with the recorded size and
 // SHA-256, every acceptance row is a measured number, and the card was made from the files beside it (its f16
-// and q8 rows from Sprout loaded in those formats).
-// Skips when no trained model is present.
+// and q8 rows from Sprout loaded in those formats). Sprout ships with the project: a missing card fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { checksums } from '../../.scripts/eval.mjs';
 
 const models = fileURLToPath(new URL('../../shared/models/', import.meta.url));
 const cardPath = `${models}sprout/card.json`;
-const card = existsSync(cardPath) ? JSON.parse(readFileSync(cardPath, 'utf8')) : null;
-const skip = card ? false : `no model card at ${cardPath}`;
+const card = JSON.parse(readFileSync(cardPath, 'utf8'));
 
-test('the card lists exactly the shipped files, with matching sizes and checksums', { skip }, () => {
+test('the card lists exactly the shipped files, with matching sizes and checksums', () => {
   assert.deepEqual(checksums(`${models}sprout`), card.files);
   if (card.window_files) assert.deepEqual(checksums(`${models}window`), card.window_files);
 });
 
-test('the card holds measured numbers for every acceptance criterion', { skip }, () => {
+test('the card holds measured numbers for every acceptance criterion', () => {
   assert.ok(card.acceptance.length >= 7);
   for (const row of card.acceptance) {
     assert.equal(typeof row.value, 'number', row.criterion);
@@ -33,7 +31,7 @@ test('the card holds measured numbers for every acceptance criterion', { skip },
   assert.ok(card.validation.sample.texts.length > 0);
 });
 
-test('headScores in the JS API reproduces the card\'s scores on the same random repeats', { skip }, async () => {
+test('headScores in the JS API reproduces the card\'s scores on the same random repeats', async () => {
   const { loadLookback } = await import('lookback');
   const lb = await loadLookback();
   const m = await lb.loadModel('sprout');
@@ -51,7 +49,7 @@ test('headScores in the JS API reproduces the card\'s scores on the same random 
 });
 
 test('the card\'s compact-format rows come from Sprout loaded in those formats (best induction head, same repeats)',
-  { skip: skip || (!card.weight_formats && 'card predates the weight formats') }, async () => {
+  async () => {
     const { loadLookback } = await import('lookback');
     const lb = await loadLookback();
     const { evaluation, induction_test: it } = card;
@@ -67,7 +65,7 @@ test('the card\'s compact-format rows come from Sprout loaded in those formats (
     }
   });
 
-test('the model block of web/docs/models.md is the one npm run eval writes from the card', { skip }, async () => {
+test('the model block of web/docs/models.md is the one npm run eval writes from the card', async () => {
   const { readmeBlock } = await import('../../.scripts/eval.mjs');
   const readme = readFileSync(new URL('../../web/docs/models.md', import.meta.url), 'utf8');
   const block = readme.match(/<!-- model-card:start -->\n([\s\S]*?)\n<!-- model-card:end -->/);
@@ -75,7 +73,7 @@ test('the model block of web/docs/models.md is the one npm run eval writes from 
   assert.equal(block[1], readmeBlock(card));
 });
 
-test('the card\'s hand-written recall comes back from the shipped weights and the probe files', { skip: skip || (!card.handwritten && 'card predates the hand-written probes') }, async () => {
+test('the card\'s hand-written recall comes back from the shipped weights and the probe files', async () => {
   const { loadLookback } = await import('lookback');
   const { handwritten, readProbes } = await import('../../.scripts/eval-text.mjs');
   const lb = await loadLookback();

@@ -5,7 +5,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
 
@@ -76,11 +75,10 @@ test('train: bad options are errors that name them', async () => {
 });
 
 const NATIVE = fileURLToPath(new URL('../../.build/native/lookback-live', import.meta.url));
-const skipNative = existsSync(NATIVE) ? false : `skipped: ${NATIVE} is not built (node .scripts/build.mjs --native)`;
 
 // The same arithmetic in a different order (4-wide WebAssembly SIMD against the native vector width) makes the
 // curves drift apart slowly; over the first 100 steps they agree to 2e-3 nats.
-test('the same seed gives the same loss curve in WebAssembly as natively', { skip: skipNative }, async () => {
+test('the same seed gives the same loss curve in WebAssembly as natively (npm test builds the native tool first)', async () => {
   const steps = 100;
   const r = spawnSync(NATIVE, ['--task', 'induction', '--steps', String(steps), '--seed', '4'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);

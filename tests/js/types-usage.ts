@@ -13,7 +13,9 @@ async function main(): Promise<number> {
   const c: Float32Array = lb.gemm([1, 2], [3, 4], { M: 1, N: 1, K: 2 });
   // @ts-expect-error: d is required
   lb.attention(q, q, q, { T: 2 });
-  const m = await lb.loadModel('sprout');
+  const { formats, weights } = lb.modelFormats();
+  const m = await lb.loadModel('sprout', { weights: weights[0] });
+  const read: string = m.info.format + formats[0].weights + String(formats[0].config);
   const f = m.forward('Mia', { attention: true });
   const hs = m.headScores(['Mia had a kite.', [0, 5, 6]], { repeats: 2, repeatLength: 10, seed: 1 });
   const best: number = hs.induction.best[0].score + hs.previousToken.byLayer[0][0] + hs.startMark.even;

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import * as apiModule from 'lookback';
+import { TRAIN_TASKS } from '../../web/js/train-tasks.js';
 
 const dts = fileURLToPath(new URL('../../web/js/api/index.d.ts', import.meta.url));
 const usage = fileURLToPath(new URL('./types-usage.ts', import.meta.url));
@@ -37,6 +38,16 @@ test('declared members and exports equal the real ones', async () => {
     const declared = checker.getDeclaredTypeOfSymbol(sym).getProperties().map((s) => s.name).sort();
     assert.deepEqual(declared, membersOf(object), `${iface} members`);
   }
+});
+
+test('the declared unions are the one lists: TrainTask the task table, WeightStorage the core\'s storages', async () => {
+  const p = program();
+  const checker = p.getTypeChecker();
+  const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(p.getSourceFile(dts)));
+  const members = (name) => checker.getDeclaredTypeOfSymbol(exported.find((s) => s.name === name)).types.map((t) => t.value).sort();
+  assert.deepEqual(members('TrainTask'), Object.keys(TRAIN_TASKS).sort());
+  const lb = await apiModule.loadLookback();
+  assert.deepEqual(members('WeightStorage'), [...lb.modelFormats().weights].sort());
 });
 
 // Interface name -> a real object of that interface. Extended when the API grows.

@@ -1,12 +1,16 @@
 // The worker's side of the page-worker protocol, run in Node with a stand-in for the worker global: the
 // operations it offers are the API's own functions (minus those that answer live objects), a model's methods
-// are the loaded model's public methods, and a batch of another protocol version is refused with a clear error.
+// are the loaded model's public methods, the controller forwards every one of them but the model ops (models go
+// through the page's registry), one handle table serves models and training runs, and a batch of another
+// protocol version is refused with a clear error.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLookback } from '../../web/js/api/index.js';
 import { coreOps, runOp } from '../../web/js/worker/ops.js';
 import { methodsOf, modelOps } from '../../web/js/worker/model-ops.js';
-import { PROTOCOL_VERSION } from '../../web/js/protocol.js';
+import { trainOps } from '../../web/js/worker/train-ops.js';
+import { Handles } from '../../web/js/worker/handles.js';
+import { FORWARDED_OPS, PROTOCOL_VERSION } from '../../web/js/protocol.js';
 
 let lb;
 const posted = [];
@@ -60,4 +64,26 @@ test('a batch of the current protocol version is answered; another version is re
   const stale = await send({ batch: [{ id: 2, op: 'dot', args: [[1], [1]] }, { id: 3, op: 'dot', args: [[1], [1]] }] });
   assert.deepEqual(stale.results.map((r) => [r.id, r.ok, r.code]), [[2, false, 'LOOKBACK_PROTOCOL_MISMATCH'], [3, false, 'LOOKBACK_PROTOCOL_MISMATCH']]);
   assert.match(stale.results[0].error, /protocol version none but the worker version \d+.*reload the page/);
+});
+
+test('the controller forwards every worker op but the model ops, which only the page\'s registry uses', () => {
+  const worker = [...coreOps(lb), ...Object.keys(trainOps)];
+  assert.deepEqual(FORWARDED_OPS.filter((op) => !worker.includes(op)), [], 'forwarded ops the worker does not answer');
+  assert.deepEqual(worker.filter((op) => !FORWARDED_OPS.includes(op)), [], 'worker ops the controller would refuse');
+  for (const op of Object.keys(modelOps)) assert.ok(!FORWARDED_OPS.includes(op), `${op}: models go through the registry`);
+});
+
+test('one handle table: handles count from 1, a freed or unknown handle says so, dispose runs once', () => {
+  const table = new Handles('this thing was disposed (or never made)');
+  const freed = [];
+  const a = table.add({ dispose: () => freed.push('a') }), b = table.add({ dispose: () => freed.push('b') });
+  assert.deepEqual([a, b], [1, 2]);
+  assert.equal(table.dispose(a), null);
+  assert.equal(table.dispose(a), null);
+  assert.deepEqual(freed, ['a']);
+  assert.throws(() => table.get(a), /^Error: this thing was disposed \(or never made\)$/);
+  assert.throws(() => table.get('2'), /disposed/);
+  assert.equal(table.add({}), 3, 'a handle is never reused');
+  assert.throws(() => modelOps.modelCall(lb, 999, 'encode', ['x']), /this model was disposed \(or never loaded\)/);
+  assert.throws(() => trainOps.trainStep(lb, 999, 1), /this training run was disposed \(or never made\)/);
 });

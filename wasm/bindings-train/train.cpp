@@ -5,10 +5,10 @@
 // (web/js/api/train.js).
 #include <emscripten/bind.h>
 
-#include <map>
 #include <memory>
 
 #include "args.hpp"
+#include "handles.hpp"
 #include "train_live/live_run.hpp"
 
 namespace lookback::bind {
@@ -16,16 +16,12 @@ namespace {
 
 using live::LiveRun;
 
-std::map<int, std::unique_ptr<LiveRun>>& runs() {
-  static std::map<int, std::unique_ptr<LiveRun>> r;
+Handles<LiveRun>& runs() {
+  static Handles<LiveRun> r("this training run was disposed (or never made)");
   return r;
 }
 
-LiveRun& run_of(const char* fn, double handle) {
-  const auto it = runs().find(int(handle));
-  if (!std::isfinite(handle) || it == runs().end()) fail(fn, ": this training run was disposed (or never made)");
-  return *it->second;
-}
+LiveRun& run_of(const char* fn, double handle) { return runs().at(fn, handle); }
 
 template <class T>
 val typed(const char* type, const std::vector<T>& v) {
@@ -54,12 +50,10 @@ val create_js(val o) {
     x.seed = std::uint64_t(int_arg(fn, "seed", o["seed"].as<double>(), 0, 2147483647.0));
     x.held_out = int_arg(fn, "heldOut", o["heldOut"].as<double>(), 1, 1024);
     x.probes = int_arg(fn, "probes", o["probes"].as<double>(), 1, 64);
-    static int next = 1;
-    const int handle = next++;
-    runs()[handle] = std::make_unique<LiveRun>(x);
+    const int handle = runs().add(std::make_unique<LiveRun>(x));
     val r = val::object();
     r.set("handle", handle);
-    r.set("parameters", double(runs()[handle]->parameters()));
+    r.set("parameters", double(runs().at(fn, handle).parameters()));
     return r;
   });
 }
@@ -109,7 +103,7 @@ val bundle_js(double handle) {
 }
 
 val dispose_js(double handle) {
-  return guarded([&] { return val(runs().erase(int(handle)) > 0); });
+  return guarded([&] { return val(runs().erase(handle)); });
 }
 
 }  // namespace

@@ -1,18 +1,19 @@
 // Embind bindings of the model runtime, as handle-based functions (JS never sees a C++ object, so nothing
-// needs .delete(); modelDispose(handle) frees a model): load from bytes, encode/decode/token texts, forward,
-// next-token top-k, generate, the explicit sliding window, head scores. Each validates its arguments, copies
-// results out and returns an Error object instead of throwing. Not here: computation (wasm/src/model) or JS
-// conveniences such as loading by name or URL (web/js/api/model.js).
+// needs .delete(); modelDispose(handle) frees a model): encode/decode/token texts, forward, next-token top-k,
+// generate, the explicit sliding window, head scores. Each validates its arguments, copies results out and
+// returns an Error object instead of throwing. Not here: loading (load.cpp hands a loaded model to
+// register_model), computation (wasm/src/model) or JS conveniences such as loading by name or URL
+// (web/js/api/model.js).
 #include <emscripten/bind.h>
 
 #include <algorithm>
-#include <map>
 #include <memory>
 
 #include "args.hpp"
+#include "handles.hpp"
+#include "loaded.hpp"
 #include "model_args.hpp"
 #include "tokenizer_js.hpp"
-#include "model/bundle.hpp"
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
 #include "model/generate.hpp"
@@ -22,7 +23,6 @@
 #include "model/safetensors.hpp"
 #include "model/sampler.hpp"
 #include "model/generation_stream.hpp"
-#include "model/hf_llama.hpp"
 #include "model/session.hpp"
 
 namespace lookback::bind {
@@ -39,17 +39,12 @@ struct Entry {
   explicit Entry(LoadedModel m) : model(std::move(m)), session(model.transformer) {}
 };
 
-std::map<int, std::unique_ptr<Entry>>& registry() {
-  static std::map<int, std::unique_ptr<Entry>> models;
-  return models;
+Handles<Entry>& models() {
+  static Handles<Entry> all("this model was disposed (or never loaded)");
+  return all;
 }
 
-Entry& entry(const char* fn, double handle) {
-  const auto it = registry().find(int(handle));
-  if (!std::isfinite(handle) || handle != std::floor(handle) || it == registry().end())
-    fail(fn, ": this model was disposed (or never loaded)");
-  return *it->second;
-}
+Entry& entry(const char* fn, double handle) { return models().at(fn, handle); }
 
 bool bool_opt(const val& o, const char* key) { return o[key].as<bool>(); }
 
@@ -78,43 +73,6 @@ val info_js(int handle, const Entry& e) {
   return r;
 }
 
-val register_model(LoadedModel m) {
-  static int next = 1;
-  const int handle = next++;
-  auto& slot = registry()[handle];
-  slot = std::make_unique<Entry>(std::move(m));
-  return info_js(handle, *slot);
-}
-
-WeightFormat format_arg(const char* fn, const val& name) {
-  const std::string s = string_arg(fn, "weights", name);
-  if (s != "f32" && s != "f16" && s != "q8") fail(fn, ": weights must be 'f32', 'f16' or 'q8' (got '", s, "')");
-  return weight_format(s);
-}
-
-val load_bundle_js(val safetensors, val config_text, val tokenizer_text, val weights) {
-  return guarded([&] {
-    const char* fn = "loadModel";
-    const WeightFormat format = format_arg(fn, weights);
-    const auto bytes = bytes_arg(fn, "the safetensors file", safetensors);
-    const std::string config = string_arg(fn, "config.json", config_text);
-    const std::string tokenizer = string_arg(fn, "tokenizer.json", tokenizer_text);
-    // a Hugging Face transformers folder (LlamaForCausalLM) uses the same three file names
-    return register_model(is_hf_config(config) ? load_hf_llama(bytes.data(), bytes.size(), config, tokenizer, format)
-                                               : load_bundle(bytes.data(), bytes.size(), config, tokenizer, format));
-  });
-}
-
-val load_llama2c_js(val checkpoint, val tokenizer, val weights) {
-  return guarded([&] {
-    const char* fn = "loadModel";
-    const WeightFormat format = format_arg(fn, weights);
-    const auto bin = bytes_arg(fn, "the llama2.c checkpoint", checkpoint);
-    const auto tok = bytes_arg(fn, "the tokenizer .bin", tokenizer);
-    return register_model(load_llama2c(bin.data(), bin.size(), tok.data(), tok.size(), format));
-  });
-}
-
 // Random weights for a config, as a safetensors file or (llama2c) a llama2.c checkpoint (for tests, demos and
 // benchmarks).
 val random_weights_js(val config_text, double seed, bool f16, bool llama2c) {
@@ -132,7 +90,7 @@ val random_weights_js(val config_text, double seed, bool f16, bool llama2c) {
 }
 
 val dispose_js(double handle) {
-  return guarded([&] { return val(registry().erase(int(handle)) > 0); });
+  return guarded([&] { return val(models().erase(handle)); });
 }
 
 val info_of_js(double handle) {
@@ -356,12 +314,16 @@ val head_scores_js(double handle, val texts, val opts) {
 }
 
 }  // namespace
+
+val register_model(LoadedModel m) {
+  const int handle = models().add(std::make_unique<Entry>(std::move(m)));
+  return info_js(handle, models().at("loadModel", handle));
+}
+
 }  // namespace lookback::bind
 
 EMSCRIPTEN_BINDINGS(lookback_model) {
   using namespace lookback::bind;
-  emscripten::function("modelLoadBundle", &load_bundle_js);
-  emscripten::function("modelLoadLlama2c", &load_llama2c_js);
   emscripten::function("modelRandomWeights", &random_weights_js);
   emscripten::function("modelDispose", &dispose_js);
   emscripten::function("modelInfo", &info_of_js);

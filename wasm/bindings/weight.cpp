@@ -6,10 +6,10 @@
 // object); weightDispose frees one. Not here: the per-call gemm (core.cpp) or the JS wrapper (web/js/api).
 #include <emscripten/bind.h>
 
-#include <map>
 #include <memory>
 
 #include "args.hpp"
+#include "handles.hpp"
 #include "lookback/matvec.hpp"
 #include "lookback/split.hpp"
 #include "lookback/packed_gemm.hpp"
@@ -28,17 +28,12 @@ struct Resident {
   double max_b = 0;           // the largest |b|, for the float32 bound of each call
 };
 
-std::map<int, std::unique_ptr<Resident>>& registry() {
-  static std::map<int, std::unique_ptr<Resident>> all;
+Handles<Resident>& registry() {
+  static Handles<Resident> all("this weight matrix was disposed (or never made)");
   return all;
 }
 
-Resident& resident(const char* fn, double handle) {
-  const auto it = registry().find(int(handle));
-  if (!std::isfinite(handle) || handle != std::floor(handle) || it == registry().end())
-    fail(fn, ": this weight matrix was disposed (or never made)");
-  return *it->second;
-}
+Resident& resident(const char* fn, double handle) { return registry().at(fn, handle); }
 
 // b: [K,N] (transB: [N,K]); returns { handle, K, N }.
 val weight_create_js(val b, double K_, double N_, bool transB) {
@@ -59,9 +54,7 @@ val weight_create_js(val b, double K_, double N_, bool transB) {
       for (int k = 0; k < K; ++k)
         for (int j = 0; j < N; ++j) r->rows[std::size_t(j) * K + k] = bv[std::size_t(k) * N + j];
     }
-    static int next = 1;
-    const int handle = next++;
-    registry()[handle] = std::move(r);
+    const int handle = registry().add(std::move(r));
     val out = val::object();
     out.set("handle", handle);
     out.set("K", K);
@@ -130,7 +123,7 @@ val weight_gemm_staged_js(double handle, double M_) {
 }
 
 val weight_dispose_js(double handle) {
-  return guarded([&] { return val(registry().erase(int(handle)) > 0); });
+  return guarded([&] { return val(registry().erase(handle)); });
 }
 
 }  // namespace

@@ -1,16 +1,17 @@
 // Embind bindings of the chapter's window model (wasm/src/model/window_model.hpp), handle-based like the
-// transformer's (model.cpp): load from the bundle's bytes (load_window_bundle: sizes checked in 64 bits first,
-// as for the transformer), encode/decode/token texts with its tokenizer, the top-k next tokens after a text, dispose.
-// Each validates its arguments and returns an Error object instead of throwing. Not here: the transformer
-// (model.cpp) or finding the files (web/js/api/model.js).
+// transformer's (model.cpp): encode/decode/token texts with its tokenizer, the top-k next tokens after a text,
+// dispose. Each validates its arguments and returns an Error object instead of throwing. Not here: loading
+// (load.cpp hands a loaded window model to register_window), the transformer (model.cpp) or finding the files
+// (web/js/api/model.js).
 #include <emscripten/bind.h>
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <memory>
 
 #include "args.hpp"
+#include "handles.hpp"
+#include "loaded.hpp"
 #include "model/errors.hpp"
 #include "model/sampler.hpp"
 #include "model/window_bundle.hpp"
@@ -22,17 +23,12 @@ namespace {
 
 using WindowEntry = WindowBundle;
 
-std::map<int, std::unique_ptr<WindowEntry>>& windows() {
-  static std::map<int, std::unique_ptr<WindowEntry>> models;
-  return models;
+Handles<WindowEntry>& windows() {
+  static Handles<WindowEntry> all("this model was disposed (or never loaded)");
+  return all;
 }
 
-WindowEntry& window_entry(const char* fn, double handle) {
-  const auto it = windows().find(int(handle));
-  if (!std::isfinite(handle) || handle != std::floor(handle) || it == windows().end())
-    fail(fn, ": this model was disposed (or never loaded)");
-  return *it->second;
-}
+WindowEntry& window_entry(const char* fn, double handle) { return windows().at(fn, handle); }
 
 val window_config_js(const WindowModelConfig& c) {
   val r = val::object();
@@ -46,29 +42,8 @@ val window_config_js(const WindowModelConfig& c) {
   return r;
 }
 
-val load_js(val safetensors, val config_text, val tokenizer_text) {
-  return guarded([&] {
-    const char* fn = "loadModel";
-    const auto bytes = bytes_arg(fn, "the safetensors file", safetensors);
-    auto entry = std::make_unique<WindowEntry>(load_window_bundle(
-        bytes.data(), bytes.size(), string_arg(fn, "config.json", config_text),
-        string_arg(fn, "tokenizer.json", tokenizer_text)));
-    const WindowModelConfig& c = entry->model.config();
-    static int next = 1;
-    const int handle = next++;
-    val r = val::object();
-    r.set("handle", handle);
-    r.set("config", window_config_js(c));
-    r.set("tokenizer", entry->tokenizer->kind());
-    const double W = c.window, E = c.embed_dim, N = c.hidden_dim, V = c.vocab_size;
-    r.set("parameters", V * E + N * W * E + N + V * N + V);
-    windows()[handle] = std::move(entry);
-    return r;
-  });
-}
-
 val dispose_js(double handle) {
-  return guarded([&] { return val(windows().erase(int(handle)) > 0); });
+  return guarded([&] { return val(windows().erase(handle)); });
 }
 
 val encode_js(double handle, val text, bool bos) {
@@ -111,11 +86,24 @@ val next_js(double handle, val ids_in, val opts) {
 }
 
 }  // namespace
+
+val register_window(WindowBundle b) {
+  const int handle = windows().add(std::make_unique<WindowEntry>(std::move(b)));
+  const WindowEntry& e = windows().at("loadModel", handle);
+  const WindowModelConfig& c = e.model.config();
+  val r = val::object();
+  r.set("handle", handle);
+  r.set("config", window_config_js(c));
+  r.set("tokenizer", e.tokenizer->kind());
+  const double W = c.window, E = c.embed_dim, N = c.hidden_dim, V = c.vocab_size;
+  r.set("parameters", V * E + N * W * E + N + V * N + V);
+  return r;
+}
+
 }  // namespace lookback::bind
 
 EMSCRIPTEN_BINDINGS(lookback_window_model) {
   using namespace lookback::bind;
-  emscripten::function("windowLoad", &load_js);
   emscripten::function("windowDispose", &dispose_js);
   emscripten::function("windowEncode", &encode_js);
   emscripten::function("windowEncodeTail", &encode_tail_js);

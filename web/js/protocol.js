@@ -12,9 +12,8 @@ export const COMPUTE_EVENT = 'lookback-compute';
 /**
  * The detail of a `lookback-compute` event.
  * @typedef {object} ComputeRequest
- * @property {string} op       an operation: a model op (MODEL_OPS) or a function of the JS API by its name, called
- *                             with `args` as the API takes them (index.d.ts); the worker offers every API function
- *                             whose result is plain data (worker/ops.js)
+ * @property {string} op       an operation: a model op (MODEL_OPS) or one the controller forwards to the worker
+ *                             (FORWARDED_OPS), called with `args` as the API takes them (index.d.ts)
  * @property {unknown[]} [args]
  * @property {string} [key]    a newer request with the same key supersedes an older queued one (AbortError)
  * @property {(value: unknown) => void} [progress]  what the operation reports on the way
@@ -32,6 +31,19 @@ export const MODEL_OPS = Object.freeze({
   modelCard: '[name]: the bundled model\'s card.json, or null',
   useModel: '[source, label]: makes `source` the current model (null: Sprout again)',
 });
+
+/**
+ * The worker operations the controller forwards for widgets, and no other (chapter/compute.js): the JS API's
+ * functions whose results are plain data, by their names (worker/ops.js), and a live training run's by handle
+ * (worker/train-ops.js). A model is reached only through MODEL_OPS, so that every widget computes with the
+ * page's models (the worker's own model ops, loadModel, modelCall and modelStream, serve the registry and a page's
+ * loadRemoteModel).
+ */
+export const FORWARDED_OPS = Object.freeze([
+  'simdWidth', 'threads', 'scores', 'causalMask', 'paddingMask', 'softmax', 'blend', 'attention', 'attentionRow',
+  'gemm', 'dot', 'heapBytes', 'randomWeights', 'modelFormats',
+  'trainCreate', 'trainStep', 'trainEvaluate', 'trainBundle', 'trainLogits', 'trainDispose',
+]);
 
 /**
  * Page -> worker: { version, batch: WorkerRequest[] } or { cancel: id }.

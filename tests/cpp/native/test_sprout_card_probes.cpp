@@ -1,11 +1,9 @@
 // The shipped Sprout's pronoun scores against its model card: the card's probes are generated again from the
 // card's seed, and the best pronoun head's weight onto the name (its last mention, and every mention) is summed
-// here from the attention the runtime records. Native only (the corpus generator is); skips without a card.
+// here from the attention the runtime records. Native only (the corpus generator is); a missing card fails it.
 #include <doctest/doctest.h>
 
 #include <cctype>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -14,15 +12,12 @@
 #include "model/session.hpp"
 #include "model/token_spans.hpp"
 #include "train/corpus.hpp"
+#include "../shared_files.hpp"
 
 namespace {
 
-const std::string DIR = std::string(LOOKBACK_SOURCE_DIR) + "/shared/models/sprout/";
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return f ? std::string(std::istreambuf_iterator<char>(f), {}) : std::string();
-}
+using lookback::testing::read_text;
+const std::string DIR = lookback::testing::sprout_dir();
 
 // Byte offsets where `name` stands as a whole word in text[0, end).
 std::vector<int> mentions(const std::string& text, const std::string& name, int end) {
@@ -47,16 +42,11 @@ int head_index(const nlohmann::json& best, int H) {
 }  // namespace
 
 TEST_CASE("the shipped Sprout's pronoun-to-name scores come back from the card's probes") {
-  const std::string card_text = slurp(DIR + "card.json");
-  if (card_text.empty()) {
-    MESSAGE("skipped: no model card at " << DIR << "card.json");
-    return;
-  }
-  const auto card = nlohmann::json::parse(card_text);
-  const std::string weights = slurp(DIR + "model.safetensors");
+  const auto card = nlohmann::json::parse(read_text(DIR + "card.json"));
+  const std::string weights = read_text(DIR + "model.safetensors");
   const lookback::LoadedModel m = lookback::load_bundle(reinterpret_cast<const std::uint8_t*>(weights.data()),
-                                                        weights.size(), slurp(DIR + "config.json"),
-                                                        slurp(DIR + "tokenizer.json"));
+                                                        weights.size(), read_text(DIR + "config.json"),
+                                                        read_text(DIR + "tokenizer.json"));
   const int H = card.at("heads").at("heads");
   const auto& last_best = card.at("heads").at("pronoun_to_name").at("best").at(0);
   const auto& every_best = card.at("heads").at("pronoun_to_every_mention").at("best").at(0);

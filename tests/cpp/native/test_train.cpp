@@ -7,11 +7,10 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "../shared_files.hpp"
 #include "../test_util.hpp"
 #include "base/fp16.hpp"
 #include "train/export.hpp"
@@ -24,6 +23,8 @@ using lookback::float_to_half;
 using lookback::half_to_float;
 
 namespace {
+
+using lookback::testing::read_text;
 
 // Stories <s> a b c ... </s> built from a few fixed phrases over a 64-token vocabulary: easy to learn.
 std::vector<std::uint16_t> toy_data(int stories, std::uint64_t seed) {
@@ -50,13 +51,6 @@ std::string temp_dir(const std::string& name) {
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p.string();
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 }  // namespace
@@ -140,7 +134,7 @@ TEST_CASE("checkpoint and resume continue bit for bit; runs are deterministic") 
   Trainer w(make_model("window", "small", 64), quiet_options(20, 1), &data, nullptr);
   CHECK_NOTHROW(w.load_checkpoint(dir + "/ckpt.bin"));  // the last one written is a window checkpoint
   {
-    std::string bytes = slurp(dir + "/ckpt.bin");
+    std::string bytes = read_text(dir + "/ckpt.bin");
     bytes.resize(bytes.size() - 4);
     write_atomic(dir + "/bad.bin", bytes);
   }
@@ -192,13 +186,13 @@ TEST_CASE("export writes the shipped tensor names and shapes as fp16, with confi
     tr.init();
     tr.step();
     tr.export_model(dir + "/sprout");
-    const std::string b = slurp(dir + "/sprout/model.safetensors");
+    const std::string b = read_text(dir + "/sprout/model.safetensors");
     std::uint64_t n = 0;
     std::memcpy(&n, b.data(), 8);
     REQUIRE(8 + n <= b.size());
     CHECK(n % 8 == 0);
     const auto h = nlohmann::json::parse(b.substr(8, n));
-    const auto cfg = nlohmann::json::parse(slurp(dir + "/sprout/config.json"));
+    const auto cfg = nlohmann::json::parse(read_text(dir + "/sprout/config.json"));
     const int C = cfg.at("dim"), D = cfg.at("head_dim"), F = cfg.at("hidden_dim"), V = cfg.at("vocab_size");
     CHECK(V == 64);
     CHECK(cfg.at("rope_layout") == "adjacent");
@@ -241,7 +235,7 @@ TEST_CASE("export writes the shipped tensor names and shapes as fp16, with confi
     Trainer tr(make_model("window", "full", 64), quiet_options(10, 1), &data, nullptr);
     tr.init();
     tr.export_model(dir + "/window");
-    const std::string b = slurp(dir + "/window/model.safetensors");
+    const std::string b = read_text(dir + "/window/model.safetensors");
     std::uint64_t n = 0;
     std::memcpy(&n, b.data(), 8);
     const auto h = nlohmann::json::parse(b.substr(8, n));
@@ -250,7 +244,7 @@ TEST_CASE("export writes the shipped tensor names and shapes as fp16, with confi
     CHECK(h.at("hidden.bias").at("shape") == nlohmann::json({384}));
     CHECK(h.at("out.weight").at("shape") == nlohmann::json({64, 384}));
     CHECK(h.at("out.bias").at("shape") == nlohmann::json({64}));
-    const auto cfg = nlohmann::json::parse(slurp(dir + "/window/config.json"));
+    const auto cfg = nlohmann::json::parse(read_text(dir + "/window/config.json"));
     CHECK(cfg.at("arch") == "window");
     CHECK(cfg.at("window") == 8);
     CHECK(cfg.at("embed_dim") == 48);

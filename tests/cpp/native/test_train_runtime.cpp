@@ -5,10 +5,9 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
+#include "../shared_files.hpp"
 #include "../test_util.hpp"
 #include "base/fp16.hpp"
 #include "model/config_json.hpp"
@@ -25,17 +24,8 @@ using lookback::half_to_float;
 
 namespace {
 
-std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(f)), {});
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using lookback::testing::read_bytes;
+using lookback::testing::read_text;
 
 // Weights with some spread, rounded to fp16 so that the export is exact.
 std::vector<float> fp16_weights(const TrainModel& m, std::uint64_t seed) {

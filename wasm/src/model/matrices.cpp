@@ -32,15 +32,23 @@ void rows_to_float(const Matrix& W, int n0, int rows, float* out) {
 
 }  // namespace
 
-WeightFormat weight_format(const std::string& name) {
-  if (name == "f32") return WeightFormat::f32;
-  if (name == "f16") return WeightFormat::f16;
-  if (name == "q8") return WeightFormat::q8;
-  model_error("weights: the format is \"", name, "\"; use \"f32\", \"f16\" or \"q8\"");
+const std::vector<WeightFormat>& weight_formats() {
+  static const std::vector<WeightFormat> all = {WeightFormat::f32, WeightFormat::f16, WeightFormat::q8};
+  return all;
 }
 
 const char* weight_format_name(WeightFormat f) {
   return f == WeightFormat::f32 ? "f32" : f == WeightFormat::f16 ? "f16" : "q8";
+}
+
+WeightFormat weight_format(const std::string& name) {
+  std::string names;
+  const auto& all = weight_formats();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (name == weight_format_name(all[i])) return all[i];
+    names += std::string(i == 0 ? "'" : i + 1 == all.size() ? " or '" : ", '") + weight_format_name(all[i]) + "'";
+  }
+  model_error("weights must be ", names, " (got '", name, "')");
 }
 
 void apply(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, int ldy) {

@@ -15,7 +15,9 @@ namespace lookback {
 
 enum class WeightFormat { f32, f16, q8 };
 
-// "f32" | "f16" | "q8" (ModelError otherwise) and back.
+// Every weight storage, the one list (bindings, API, CLI and tools read it).
+const std::vector<WeightFormat>& weight_formats();
+// "f32" | "f16" | "q8" (ModelError naming the list otherwise) and back.
 WeightFormat weight_format(const std::string& name);
 const char* weight_format_name(WeightFormat f);
 

@@ -121,10 +121,13 @@ export interface Lookback {
   weight(b: Floats, options: { K: number; N: number; transB?: boolean }): Weight;
   /** bytes of WebAssembly memory (grows, never shrinks) */
   heapBytes(): number;
+  /** the formats the core reads and the weight storages (the core's one list of each) */
+  modelFormats(): ModelFormats;
   /**
    * A model: a bundled one by name ("sprout"), a URL or (in Node) a path to a bundle folder
-   * (model.safetensors + config.json + tokenizer.json), a .safetensors file or a llama2.c .bin checkpoint,
-   * or bytes. Corrupt, truncated or mismatched files reject with an Error saying what and where.
+   * (model.safetensors + config.json + tokenizer.json), a weights file of any format (modelFormats(): a
+   * .safetensors file, a llama2.c .bin checkpoint) with its files beside it, or bytes. The core tells the
+   * format from the files. Corrupt, truncated or mismatched files reject with an Error saying what and where.
    */
   loadModel(source: 'window', options?: LoadModelOptions): Promise<WindowModel>;
   loadModel(source: ModelSource, options?: LoadModelOptions): Promise<Model>;
@@ -270,6 +273,27 @@ export type ModelSource =
   | Bytes
   | { weights: Bytes; config: string | ModelConfig; tokenizer: string | object }
   | { checkpoint: Bytes; tokenizer: Bytes };
+/** What modelFormats() lists. */
+export interface ModelFormats {
+  /** in the order the core tries them */
+  formats: {
+    /** "window", "hf-llama", "lookback", "llama2c", ... */
+    name: string;
+    /** its files, in words */
+    files: string;
+    /** the weights file's extension (".safetensors", ".bin") */
+    weights: string;
+    /** whether config.json is one of its files */
+    config: boolean;
+    /** the tokenizer's file name beside the weights ("" when the weights file holds it) */
+    tokenizer: string;
+  }[];
+  /** the weight storages loadModel's `weights` option takes */
+  weights: WeightStorage[];
+  /** every format's files in one sentence, for messages */
+  supported: string;
+}
+export type WeightStorage = 'f32' | 'f16' | 'q8';
 export interface LoadModelOptions {
   /** tokenizer.json (bundles) or the tokenizer .bin (llama2.c): location, text/object or bytes */
   tokenizer?: string | URL | Bytes | object;
@@ -279,7 +303,7 @@ export interface LoadModelOptions {
    * how the weight matrices are held for the products: 'f32' (default, as read), 'f16' (IEEE half, half the
    * bytes) or 'q8' (blocks of 32 int8 with a scale each, about a quarter); chosen once at load
    */
-  weights?: 'f32' | 'f16' | 'q8';
+  weights?: WeightStorage;
   /** called as the files arrive: bytes loaded so far and their total (null until every file's size is known,
    * or when it cannot be, e.g. a compressed response) */
   onProgress?: (progress: { loaded: number; total: number | null }) => void;
@@ -304,7 +328,9 @@ export interface ModelInfo {
   tokenizer: 'byte-bpe' | 'llama2c';
   parameters: number;
   /** the weight format chosen at load */
-  weights: 'f32' | 'f16' | 'q8';
+  weights: WeightStorage;
+  /** the format the core read the files as (modelFormats().formats[i].name) */
+  format: string;
 }
 export interface ForwardOptions {
   /** return every head's attention weights (default false) */
@@ -440,7 +466,7 @@ export interface WindowModelConfig {
 /** The chapter's baseline: a bundle whose config.json says "arch": "window" (e.g. loadModel('window')). It sees
  * only the last `window` tokens: their embeddings side by side, one hidden layer, a classifier. */
 export interface WindowModel {
-  readonly info: { config: WindowModelConfig; tokenizer: 'byte-bpe' | 'llama2c'; parameters: number };
+  readonly info: { config: WindowModelConfig; tokenizer: 'byte-bpe' | 'llama2c'; parameters: number; format: 'window' };
   /** the window: the most tokens a prediction looks at */
   readonly context: number;
   encode(text: string, options?: { bos?: boolean }): number[];

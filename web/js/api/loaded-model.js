@@ -32,7 +32,7 @@ export class LoadedModel {
   constructor(M, info, names) {
     this.M = M;
     this.#handle = info.handle;
-    this.#info = { config: info.config, tokenizer: info.tokenizer, parameters: info.parameters };
+    this.#info = { config: info.config, tokenizer: info.tokenizer, parameters: info.parameters, format: info.format };
     if (info.weights !== undefined) this.#info.weights = info.weights;
     this.#names = names;
     Object.defineProperty(this, 'M', { enumerable: false });

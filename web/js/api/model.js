@@ -2,15 +2,16 @@
 // (encode, decode, tokens, forward, next, generate, stream, window, headScores, dispose), over the handle-based
 // bindings of wasm/bindings/model.cpp (a window model's bundle gives the WindowModel of window-model.js instead;
 // what both share is loaded-model.js). Resolves sources (a bundled model by name under the API's base URL, a URL
-// or path, or bytes) and passes plain arrays in and out. Not here: reading files (files.js), the attention
-// functions (index.js), any computation (the WebAssembly core), the worker protocol (web/js/worker).
+// or path, or bytes) into files, which the core's one loader (modelLoad) tells apart by format, and passes plain
+// arrays in and out. Not here: knowing the formats (the core's modelFormats() lists them), reading files
+// (files.js), the attention functions (index.js), any computation, the worker protocol (web/js/worker).
 import { abortError, CODES, coded, throwIfAborted } from './errors.js';
 import { exists, IN_NODE, locate, progressOver, readBytes } from './files.js';
-import { detectForeign } from './foreign.js';
 import { idList, numberArg, options } from './options.js';
 import { badArgument, checked, LoadedModel } from './loaded-model.js';
-import { WindowModel, isWindowConfig } from './window-model.js';
+import { WindowModel } from './window-model.js';
 
+// a folder holds a bundle: model.safetensors, config.json, tokenizer.json
 const BUNDLE_FILES = { weights: 'model.safetensors', config: 'config.json', tokenizer: 'tokenizer.json' };
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
@@ -40,14 +41,19 @@ function asJsonText(x, what) {
   throw badArgument(`loadModel: ${what} must be JSON text, bytes or an object`);
 }
 
-// safetensors files start with an 8-byte header length and then '{'.
-function looksLikeSafetensors(bytes) {
-  return bytes.length > 9 && bytes[8] === 0x7b && bytes[6] === 0 && bytes[7] === 0;
+// A tokenizer as the core reads it: bytes (a tokenizer .bin, or tokenizer.json's text, given as text, bytes or
+// an object).
+function tokenizerBytes(x) {
+  if (x instanceof ArrayBuffer || ArrayBuffer.isView(x)) return asBytes(x, 'tokenizer');
+  return new TextEncoder().encode(asJsonText(x, 'tokenizer'));
 }
 
-// Any source -> the files a binding needs: { kind: 'bundle', weights, config, tokenizer } or
-// { kind: 'llama2c', checkpoint, tokenizer }.
-async function resolveSource(source, opts, base) {
+// The format whose weights file a path names by its extension (the core's list), or undefined.
+const formatOfPath = (formats, path) => formats.find((f) => path.toLowerCase().endsWith(f.weights));
+
+// Any source -> the files the core's loader reads: { weights, config (text, or undefined), tokenizer (bytes) }.
+// Which format they are is the core's to tell; here only which files to read.
+async function resolveSource(source, opts, base, formats) {
   const { signal } = opts;
   const read = (url, track) => readBytes(url, { signal, onChunk: track?.(url.href) });
   const extra = async (value, what, reader) => {
@@ -56,51 +62,41 @@ async function resolveSource(source, opts, base) {
     return (typeof value === 'string' && !isJson) || value instanceof URL ? reader(await locate(value, what)) : value;
   };
   let tokenizer = await extra(opts.tokenizer, 'tokenizer', (u) => read(u));
-  const config = await extra(opts.config, 'config', async (u) => decodeText(await read(u)));
+  let config = await extra(opts.config, 'config', async (u) => decodeText(await read(u)));
+  const files = (weights, cfg, tok) => {
+    if (tok === undefined) throw badArgument('loadModel: with model bytes, pass { tokenizer } too (and { config } when the format has one)');
+    return { weights: asBytes(weights, 'the model'), config: cfg === undefined ? undefined : asJsonText(cfg, 'config'), tokenizer: tokenizerBytes(tok) };
+  };
   if (source && typeof source === 'object' && !(source instanceof URL) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
-    if (source.checkpoint) return { kind: 'llama2c', checkpoint: asBytes(source.checkpoint, 'checkpoint'), tokenizer: asBytes(source.tokenizer ?? tokenizer, 'tokenizer') };
-    if (source.weights) return { kind: 'bundle', weights: asBytes(source.weights, 'weights'), config: asJsonText(source.config ?? config, 'config'), tokenizer: asJsonText(source.tokenizer ?? tokenizer, 'tokenizer') };
-    throw badArgument('loadModel: an object source needs { weights, config, tokenizer } or { checkpoint, tokenizer }');
+    const weights = source.weights ?? source.checkpoint;
+    if (!weights) throw badArgument('loadModel: an object source needs { weights, config, tokenizer } or { checkpoint, tokenizer }');
+    return files(weights, source.config ?? config, source.tokenizer ?? tokenizer);
   }
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    const bytes = asBytes(source, 'the model');
-    if (tokenizer === undefined) throw badArgument('loadModel: with model bytes, pass { tokenizer } too (and { config } for safetensors)');
-    if (looksLikeSafetensors(bytes)) {
-      if (config === undefined) throw badArgument('loadModel: safetensors bytes need { config } (config.json) too');
-      return { kind: 'bundle', weights: bytes, config: asJsonText(config, 'config'), tokenizer: asJsonText(tokenizer, 'tokenizer') };
-    }
-    return { kind: 'llama2c', checkpoint: bytes, tokenizer: asBytes(tokenizer, 'tokenizer') };
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return files(source, config, tokenizer);
+  const named = typeof source === 'string' && NAME.test(source) && !formatOfPath(formats, source);
+  const url = named ? await bundledFolder(source, base) : await locate(source, 'the model');
+  // a weights file of a format (its config.json and tokenizer beside it, as the format has them), else a bundle folder
+  const format = formatOfPath(formats, url.pathname);
+  const folder = format ? new URL('./', url) : url.pathname.endsWith('/') ? url : new URL(`${url.href}/`);
+  const weightsUrl = format ? url : new URL(BUNDLE_FILES.weights, folder);
+  const tokenizerName = format ? format.tokenizer : BUNDLE_FILES.tokenizer;
+  if (tokenizer === undefined && !tokenizerName) tokenizer = new Uint8Array(0);  // the weights file holds it
+  if (tokenizer === undefined && format && !format.config && (!IN_NODE || !(await exists(new URL(tokenizerName, folder))))) {
+    throw badArgument(`loadModel: a ${format.weights} checkpoint needs its tokenizer: pass { tokenizer } (the ${tokenizerName} beside it)`);
   }
-  const isName = typeof source === 'string' && NAME.test(source) && !/\.(bin|safetensors)$/i.test(source);
-  const url = isName ? await bundledFolder(source, base) : await locate(source, 'the model');
-  if (/\.bin$/i.test(url.pathname)) {
-    if (tokenizer === undefined) {
-      const beside = new URL('tokenizer.bin', url);
-      if (!IN_NODE || !(await exists(beside))) {
-        throw badArgument('loadModel: a llama2.c checkpoint needs its tokenizer: pass { tokenizer } (the tokenizer .bin)');
-      }
-      tokenizer = await read(beside);
-    }
-    const track = progressOver(1, opts.onProgress);
-    return { kind: 'llama2c', checkpoint: await read(url, track), tokenizer: asBytes(tokenizer, 'tokenizer') };
-  }
-  // a .safetensors file (config.json and tokenizer.json beside it), else a bundle folder
-  const lone = /\.safetensors$/i.test(url.pathname);
-  const folder = lone ? new URL('./', url) : url.pathname.endsWith('/') ? url : new URL(`${url.href}/`);
-  const weightsUrl = lone ? url : new URL(BUNDLE_FILES.weights, folder);
   // read together, but report the first failure in file order (weights, config, tokenizer), whichever fails first
-  const track = progressOver(1 + (config === undefined) + (tokenizer === undefined), opts.onProgress);
-  const text = async (url) => decodeText(await read(url, track));
+  const needConfig = (format ? format.config : true) && config === undefined, needTokenizer = tokenizer === undefined;
+  const track = progressOver(1 + needConfig + needTokenizer, opts.onProgress);
   const settled = await Promise.allSettled([
     read(weightsUrl, track),
-    config !== undefined ? asJsonText(config, 'config') : text(new URL(BUNDLE_FILES.config, folder)),
-    tokenizer !== undefined ? asJsonText(tokenizer, 'tokenizer') : text(new URL(BUNDLE_FILES.tokenizer, folder)),
+    needConfig ? read(new URL(BUNDLE_FILES.config, folder), track).then(decodeText) : config,
+    needTokenizer ? read(new URL(tokenizerName, folder), track) : tokenizer,
   ]);
   throwIfAborted(signal, 'loadModel');
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
-  const [weights, configText, tokText] = settled.map((r) => r.value);
-  return { kind: 'bundle', weights, config: configText, tokenizer: tokText };
+  const [weights, configText, tok] = settled.map((r) => r.value);
+  return files(weights, configText, tok);
 }
 
 // ---- the model ------------------------------------------------------------------------------------------
@@ -215,24 +211,30 @@ class Model extends LoadedModel {
 
 // The model functions added to the API object of one loaded module M.
 export function modelApi(M, base) {
+  const { formats, weights: storages, supported } = M.modelFormats();
+  const storageList = storages.map((w) => `'${w}'`).join(', ').replace(/, ([^,]*)$/, ' or $1');
   return {
-    /** a model by bundled name ("sprout"), URL or path (bundle folder, .safetensors, llama2.c .bin), or bytes */
+    /** the formats the core reads ({ name, files, weights, config, tokenizer }) and the weight storages, the one
+     * list (the core's), and every format's files in words */
+    modelFormats() {
+      return { formats: formats.map((f) => ({ ...f })), weights: [...storages], supported };
+    },
+
+    /** a model by bundled name ("sprout"), URL or path (bundle folder, or a weights file of any format), or bytes */
     async loadModel(source, opts) {
       const o = options('loadModel', opts, { tokenizer: undefined, config: undefined, weights: 'f32', onProgress: undefined, signal: undefined });
-      if (!['f32', 'f16', 'q8'].includes(o.weights)) {
-        throw badArgument(`loadModel: weights must be 'f32', 'f16' or 'q8' (got ${JSON.stringify(o.weights)})`);
+      if (!storages.includes(o.weights)) {
+        throw badArgument(`loadModel: weights must be ${storageList} (got ${JSON.stringify(o.weights)})`);
       }
       if (o.onProgress !== undefined && typeof o.onProgress !== 'function') throw badArgument('loadModel: onProgress must be a function');
       if (o.signal !== undefined && typeof o.signal?.aborted !== 'boolean') throw badArgument('loadModel: signal must be an AbortSignal');
-      const files = await resolveSource(source, o, base);
+      const files = await resolveSource(source, o, base, formats);
       throwIfAborted(o.signal, 'loadModel');
-      const windowModel = files.kind === 'bundle' && isWindowConfig(files.config);
-      if (files.kind === 'bundle' && !windowModel) detectForeign(files.config, files.tokenizer);
-      const info = windowModel ? M.windowLoad(files.weights, files.config, files.tokenizer)
-        : files.kind === 'bundle' ? M.modelLoadBundle(files.weights, files.config, files.tokenizer, o.weights)
-          : M.modelLoadLlama2c(files.checkpoint, files.tokenizer, o.weights);
-      if (info instanceof Error) throw coded(CODES.BAD_MODEL, info.message, { cause: info });
-      return windowModel ? new WindowModel(M, info) : new Model(M, info);
+      const info = M.modelLoad(files.weights, files.config, files.tokenizer, o.weights);
+      if (info instanceof Error) {
+        throw coded(info.unsupported ? CODES.UNSUPPORTED_FORMAT : CODES.BAD_MODEL, info.message, { cause: info });
+      }
+      return info.format === 'window' ? new WindowModel(M, info) : new Model(M, info);
     },
 
     /** a safetensors file (or, with format 'llama2c', a llama2.c checkpoint) of random weights for a config */

@@ -7,6 +7,7 @@
 import { CODES, coded } from './errors.js';
 import { badArgument, checked } from './loaded-model.js';
 import { options } from './options.js';
+import { TRAIN_TASKS } from '../train-tasks.js';
 
 export const MODEL_DEFAULTS = Object.freeze({ layers: 2, mlp: false, dim: 64, heads: 2, seqLen: 32 });
 // The defaults grow an induction head in a few hundred steps (web/docs/models.md, "Live training: why the defaults"): many distinct tokens and
@@ -15,7 +16,7 @@ export const TRAIN_DEFAULTS = Object.freeze({
   task: 'induction', alphabet: 188, repeatMin: 0, repeatMax: 0, steps: 1000, batch: 16, lr: 3e-3, warmup: 50,
   seed: 1, heldOut: 32, probes: 4, onStep: null, evalEvery: 50, chunk: 10,
 });
-export const TASKS = Object.freeze(['induction', 'previous', 'corpus']);
+export const TASKS = Object.freeze(Object.keys(TRAIN_TASKS));
 
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ T, handle }) => T.trainDispose(handle))

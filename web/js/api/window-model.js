@@ -27,12 +27,3 @@ export class WindowModel extends LoadedModel {
     }));
   }
 }
-
-// Whether config.json text describes a window model.
-export function isWindowConfig(text) {
-  try {
-    return JSON.parse(text)?.arch === 'window';
-  } catch {
-    return false;  // the transformer loader reports malformed JSON
-  }
-}

@@ -1,11 +1,12 @@
 // The controller that answers widgets' `lookback-compute` events through one worker. Widgets never import
 // the API or the worker; they dispatch the event (see web/js/widgets/compute-event.js) and this replies.
 // Model ops (model, modelInfo, modelCard, useModel) go to the page's model registry (models.js), which loads
-// each model once and holds the current model every model widget computes with. Installed once per document
-// by the chapter page and by the embedding script.
+// each model once and holds the current model every model widget computes with; the worker ops protocol.js
+// lists (FORWARDED_OPS) go to the worker; any other op is refused. Installed once per document by the chapter
+// page and by the embedding script.
 import { ComputeClient } from '../worker/client.js';
 import { ModelRegistry } from './models.js';
-import { COMPUTE_EVENT, MODEL_OPS } from '../protocol.js';
+import { COMPUTE_EVENT, FORWARDED_OPS, MODEL_OPS } from '../protocol.js';
 
 const INSTALLED = Symbol.for('lookback.computeController');
 
@@ -23,7 +24,9 @@ export function installComputeController(doc = document, workerUrl) {
     const onProgress = typeof progress === 'function' ? progress : undefined;
     let answer;
     try {
-      answer = Object.hasOwn(modelOps, op) ? modelOps[op](key, ...args) : client.request(op, args, { key, onProgress });
+      if (Object.hasOwn(modelOps, op)) answer = modelOps[op](key, ...args);
+      else if (FORWARDED_OPS.includes(op)) answer = client.request(op, args, { key, onProgress });
+      else throw new Error(`lookback: no operation "${op}" for widgets (models: ${Object.keys(MODEL_OPS).join(', ')}; others: ${FORWARDED_OPS.join(', ')})`);
     } catch (err) {
       answer = Promise.reject(err);
     }

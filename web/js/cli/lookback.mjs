@@ -12,11 +12,19 @@ import { loadLookback } from '../api/node.js';
 import * as figures from '../figures/index.js';
 import { AssetsUsageError, assetsCommand } from './assets.mjs';
 
-const MODEL_HELP = `  --model M        a bundled model name (default: sprout), a bundle folder (model.safetensors,
-                   config.json, tokenizer.json), a .safetensors file, or a llama2.c .bin checkpoint
-  --tokenizer T    the tokenizer .bin of a llama2.c checkpoint (or a tokenizer.json)
+// The options every command takes; the formats and weight storages are the core's lists (lb.modelFormats()).
+function modelHelp(lb) {
+  const { formats, weights } = lb.modelFormats();
+  const files = [...new Set(formats.map((f) => f.weights))].join(' or ');
+  const wrap = (text) => text.replace(/(.{1,90})(?: |$)/g, '\n                   $1').trimStart();
+  return `  --model M        ${wrap(`a bundled model name (default: sprout), a bundle folder (model.safetensors, config.json, `
+    + `tokenizer.json), or a weights file (${files}) with its tokenizer beside it`)}
+  --tokenizer T    the tokenizer file, when it is not beside the weights
+  --weights W      how the weights are stored for the products: ${weights.join(', ')} (default ${weights[0]})
   --window         keep the start mark and the last tokens of a text longer than the context
-  -h, --help       this help`;
+  -h, --help       this help
+${wrap(lb.modelFormats().supported.replace(/^lookback/, 'Formats: lookback'))}`;
+}
 
 const FIGURE_OPTIONS = { svg: { type: 'string' }, png: { type: 'string' }, scale: { type: 'string', default: '2' } };
 const FIGURE_HELP = '  --svg FILE       write the figure as SVG (- for stdout)\n  --png FILE       write the figure as PNG (- for stdout)\n'
@@ -245,29 +253,29 @@ function num(name, text) {
   return x;
 }
 
-function mainHelp() {
+function mainHelp(lb) {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
   return `lookback: look inside a small language model\n\nusage: lookback <command> "text" [options]\n\n${lines.join('\n')}\n\n`
     + '  assets    copy the files a page using lookback fetches into a folder of your app (lookback assets --help)\n\n'
-    + `options of every command:\n${MODEL_HELP}\n\n"lookback <command> --help" lists a command's own options. Without "text", the text is read from stdin.\n`
+    + `options of every command:\n${modelHelp(lb)}\n\n"lookback <command> --help" lists a command's own options. Without "text", the text is read from stdin.\n`
     + '"lookback --version" prints the version.';
 }
 
-function commandHelp(name) {
+function commandHelp(name, lb) {
   const c = COMMANDS[name];
   if (c.model === false) return `lookback ${name}: ${c.summary}\n\nusage: ${c.usage}\n\n${c.help}\n  -h, --help       this help`;
-  return `lookback ${name}: ${c.summary}\n\nusage: ${c.usage} [--model M] [--tokenizer T] [--window]\n\n${c.help}\n${MODEL_HELP}`;
+  return `lookback ${name}: ${c.summary}\n\nusage: ${c.usage} [--model M] [--tokenizer T] [--weights W] [--window]\n\n${c.help}\n${modelHelp(lb)}`;
 }
 
 async function main(argv) {
   const [name, ...rest] = argv;
-  if (!name || name === '-h' || name === '--help' || name === 'help') return print(mainHelp());
+  if (!name || name === '-h' || name === '--help' || name === 'help') return print(mainHelp(await loadLookback()));
   if (name === '-v' || name === '--version') return print(JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version);
   if (name === 'assets') return assetsCommand(rest, print);
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')}; see lookback --help)`);
   const options = {
-    ...command.options, model: { type: 'string', default: 'sprout' }, tokenizer: { type: 'string' },
+    ...command.options, model: { type: 'string', default: 'sprout' }, tokenizer: { type: 'string' }, weights: { type: 'string' },
     window: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   };
   let parsed;
@@ -277,14 +285,14 @@ async function main(argv) {
     throw new UsageError(`${e.message.split('\n')[0]} (see lookback ${name} --help)`);
   }
   const o = parsed.values;
-  if (o.help) return print(commandHelp(name));
+  if (o.help) return print(commandHelp(name, await loadLookback()));
   if (parsed.positionals.length > 1) throw new UsageError(`${name} takes one text (quote it); got ${parsed.positionals.length} arguments`);
   const text = parsed.positionals[0] ?? (process.stdin.isTTY ? null : await readStdin());
   if (text === null) throw new UsageError(`${name} needs a text: lookback ${name} "some text" (see lookback ${name} --help)`);
   if (text === '') throw new UsageError(`${name}: stdin was empty; pipe a text in or give it: lookback ${name} "some text"`);
   const lb = await loadLookback();
   if (command.model === false) return command.run(lb, text, o);
-  const model = await lb.loadModel(o.model, o.tokenizer ? { tokenizer: o.tokenizer } : undefined);
+  const model = await lb.loadModel(o.model, { tokenizer: o.tokenizer, ...(o.weights !== undefined && { weights: o.weights }) });
   // a window model has no attention and generates nothing: say so, and which commands it does answer
   if (command.needs && typeof model[command.needs] !== 'function') {
     const answers = Object.keys(COMMANDS).filter((c) => COMMANDS[c].model !== false && (!COMMANDS[c].needs || typeof model[COMMANDS[c].needs] === 'function'));

@@ -1,41 +1,70 @@
-// Which files the reader dropped or picked make a model: a llama2.c checkpoint .bin with its tokenizer .bin,
-// or a safetensors bundle (model .safetensors, config.json, tokenizer.json). modelSource(files) returns the
-// source loadModel takes and a label, or throws an Error that says what is missing. Pure: files are
-// { name, bytes } (no File objects, no API), so it runs in Node too. Not the loader (web/js/api/model.js).
+// Which files the reader dropped or picked make a model, by the core's list of formats (the API's
+// modelFormats().formats: each format's weights extension, whether config.json comes with it, its tokenizer's
+// file name). modelSource(files, formats) returns the source loadModel takes and a label, or throws an Error that
+// says what is missing; hint(formats) says what to pick. Pure: files are { name, bytes } (no File objects, no API),
+// so it runs in Node too. Not the loader (web/js/api/model.js), which tells the formats apart by content.
 
 // The most bytes of one model file the core reads (as web/js/api/files.js; widgets do not import the API).
 export const MAX_FILE_BYTES = 2 ** 30;
 
-const ext = (name) => name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? '';
+const ext = (name) => name.toLowerCase().match(/(\.[a-z0-9]+)$/)?.[1] ?? '';
 const base = (name) => name.toLowerCase().replace(/^.*[\\/]/, '');
+const capital = (s) => s[0].toUpperCase() + s.slice(1);
 
-const HOW = 'pick a llama2.c checkpoint .bin with its tokenizer .bin, or a .safetensors file with its config.json and tokenizer.json';
+// The file layouts: formats with the same weights extension (Hugging Face and lookback bundles) share their files.
+const layoutsOf = (formats) => [...new Map(formats.map((f) => [f.weights, f])).values()];
 
-export function modelSource(files) {
-  if (!files.length) throw new Error(`No file. To use your own model, ${HOW}.`);
-  const bins = files.filter((f) => ext(f.name) === 'bin');
-  const weights = files.filter((f) => ext(f.name) === 'safetensors');
-  const jsons = files.filter((f) => ext(f.name) === 'json');
-  if (weights.length > 1 || (weights.length && bins.length)) throw new Error(`Too many model files. ${HOW[0].toUpperCase()}${HOW.slice(1)}.`);
-  if (weights.length === 1) {
-    const config = jsons.find((f) => base(f.name).includes('config'));
-    const tokenizer = jsons.find((f) => f !== config && base(f.name).includes('tok')) ?? (jsons.length === 2 ? jsons.find((f) => f !== config) : undefined);
-    if (!config || !tokenizer) {
-      const missing = [!config && 'config.json', !tokenizer && 'tokenizer.json'].filter(Boolean).join(' and ');
-      throw new Error(`${weights[0].name} needs ${missing} beside it: pick them together.`);
+// A tokenizer with the weights' own extension (llama2.c's tok512.bin) is told apart by its name.
+const pairsByName = (l) => !!l.tokenizer && ext(l.tokenizer) === l.weights;
+
+function describe(l) {
+  if (pairsByName(l)) return `a ${l.weights} checkpoint with its tokenizer ${l.weights}`;
+  const beside = [l.config && 'config.json', l.tokenizer].filter(Boolean);
+  return `a ${l.weights} file${beside.length ? ` with its ${beside.join(' and ')}` : ''}`;
+}
+
+/** What to pick, in words: "pick a .bin checkpoint with its tokenizer .bin, or a .safetensors file with ..." */
+export function hint(formats) {
+  return `pick ${layoutsOf(formats).map(describe).join(', or ')}`;
+}
+
+/** The file-picker's accept attribute: every extension a format's files have. */
+export function accepted(formats) {
+  const exts = layoutsOf(formats).flatMap((l) => [l.weights, l.config && '.json', l.tokenizer && ext(l.tokenizer)]);
+  return [...new Set(exts.filter(Boolean))].join(',');
+}
+
+// The files of one layout among those picked: { weights: [...], config, tokenizer }.
+function rolesIn(files, l) {
+  const byName = pairsByName(l);
+  const tokExt = l.tokenizer ? ext(l.tokenizer) : '';
+  const isTok = (f) => ext(f.name) === tokExt && base(f.name).startsWith('tok');
+  const weights = files.filter((f) => ext(f.name) === l.weights && !(byName && isTok(f)));
+  const config = l.config ? files.find((f) => ext(f.name) === '.json' && base(f.name).includes('config')) : undefined;
+  const others = files.filter((f) => ext(f.name) === tokExt && f !== config && !weights.includes(f));
+  const tokenizer = others.find((f) => base(f.name).includes('tok')) ?? (!byName && others.length === 1 ? others[0] : undefined);
+  return { l, weights, config, tokenizer };
+}
+
+export function modelSource(files, formats) {
+  const how = hint(formats);
+  if (!files.length) throw new Error(`No file. To use your own model, ${how}.`);
+  const found = layoutsOf(formats).map((l) => rolesIn(files, l)).filter((r) => r.weights.length);
+  if (!found.length) throw new Error(`${files.map((f) => f.name).join(', ')}: not a model. ${capital(how)}.`);
+  const [{ l, weights, config, tokenizer }] = found;
+  if (found.length > 1 || weights.length > 1) {
+    if (found.length === 1 && pairsByName(l) && !tokenizer) {
+      throw new Error(`Cannot tell the checkpoint from the tokenizer among ${weights.map((f) => f.name).join(', ')}: the tokenizer's name starts with "tok", and there is one of each.`);
     }
-    return { source: { weights: weights[0].bytes, config: config.bytes, tokenizer: tokenizer.bytes }, label: weights[0].name };
+    throw new Error(`Too many model files. ${capital(how)}.`);
   }
-  if (bins.length) {
-    const tokenizers = bins.filter((f) => base(f.name).startsWith('tok'));
-    const checkpoints = bins.filter((f) => !tokenizers.includes(f));
-    if (checkpoints.length === 1 && tokenizers.length === 1) {
-      return { source: { checkpoint: checkpoints[0].bytes, tokenizer: tokenizers[0].bytes }, label: checkpoints[0].name };
-    }
-    if (checkpoints.length === 1 && !tokenizers.length) {
-      throw new Error(`${checkpoints[0].name} needs its tokenizer .bin (e.g. tok512.bin, a name starting with "tok"): pick both files.`);
-    }
-    throw new Error(`Cannot tell the checkpoint from the tokenizer among ${bins.map((f) => f.name).join(', ')}: the tokenizer's name starts with "tok", and there is one of each.`);
+  const [w] = weights;
+  if (l.tokenizer && !tokenizer && pairsByName(l)) {
+    throw new Error(`${w.name} needs its tokenizer ${l.weights} (e.g. tok512${l.weights}, a name starting with "tok"): pick both files.`);
   }
-  throw new Error(`${files.map((f) => f.name).join(', ')}: not a model. ${HOW[0].toUpperCase()}${HOW.slice(1)}.`);
+  const missing = [l.config && !config && 'config.json', l.tokenizer && !tokenizer && l.tokenizer].filter(Boolean);
+  if (missing.length) throw new Error(`${w.name} needs ${missing.join(' and ')} beside it: pick them together.`);
+  const source = { weights: w.bytes, tokenizer: tokenizer?.bytes ?? new Uint8Array(0) };
+  if (config) source.config = config.bytes;
+  return { source, label: w.name };
 }

@@ -1,9 +1,9 @@
-// The "use your own model" box a model widget embeds: drop files on it or pick them (a llama2.c .bin with its
-// tokenizer .bin, or model .safetensors + config.json + tokenizer.json), or go back to Sprout. It asks the
-// controller (op 'useModel') to make them the page's current model, so every model widget switches; the
-// loader's error is shown here. Not the loader and not the registry (web/js/chapter/models.js).
+// The "use your own model" box a model widget embeds: drop files on it or pick them (the files of any format the
+// core reads: op 'modelFormats' lists them), or go back to Sprout. It asks the controller (op 'useModel') to make
+// them the page's current model, so every model widget switches; the loader's error is shown here. Not the
+// loader and not the registry (web/js/chapter/models.js).
 import { esc } from './widget-kit.js';
-import { MAX_FILE_BYTES, modelSource } from './model-files.js';
+import { MAX_FILE_BYTES, accepted, hint, modelSource } from './model-files.js';
 
 export const PICKER_CSS = `
 details.own { margin-top: .7rem; }
@@ -20,18 +20,29 @@ export function modelPicker(widget) {
   box.innerHTML = `<summary>Use your own model</summary>
     <div class="drop">
       <p class="hint">Every widget that uses Sprout can use another small language model instead, if you have its
-        files: the weights and the tokenizer of a Llama-style model (two <code>.bin</code> files from llama2.c, or a
-        <code>.safetensors</code> file with its <code>config.json</code> and <code>tokenizer.json</code>). Drop them
-        here or pick them. They stay on your computer.</p>
+        files (<span class="formats"></span>). Drop them here or pick them. They stay on your computer.</p>
       <div class="row">
-        <label class="pick"><span class="sr-only">Model files</span><input type="file" multiple
-          accept=".bin,.safetensors,.json"></label>
+        <label class="pick"><span class="sr-only">Model files</span><input type="file" multiple></label>
         <button type="button" class="sprout">Back to Sprout</button>
       </div>
       <p class="model-status" role="status"></p>
       <p class="model-error" role="alert"></p>
     </div>`;
   const drop = box.querySelector('.drop');
+  const input = box.querySelector('input[type=file]');
+  // the formats the core reads (the hint, the picker's accept list, the grouping of dropped files): asked now, and
+  // again when files are dropped if that failed
+  let formats = null;
+  const knownFormats = () => {
+    formats ??= widget.ask('modelFormats', [], 'modelFormats', { keep: true }).then(({ formats: list }) => {
+      box.querySelector('.formats').textContent = hint(list);
+      input.accept = accepted(list);
+      return list;
+    });
+    formats.catch(() => { formats = null; });
+    return formats;
+  };
+  knownFormats().catch(() => {});
   const status = box.querySelector('.model-status');
   const error = box.querySelector('.model-error');
   const use = async (source, label) => {
@@ -59,7 +70,7 @@ export function modelPicker(widget) {
           throw new Error(`${f.name} could not be read (${err.message}).`, { cause: err });
         }
       };
-      picked = modelSource(await Promise.all([...fileList].map(read)));
+      picked = modelSource(await Promise.all([...fileList].map(read)), await knownFormats());
     } catch (err) {
       status.textContent = '';
       error.textContent = err.message;
@@ -67,7 +78,6 @@ export function modelPicker(widget) {
     }
     await use(picked.source, picked.label);
   };
-  const input = box.querySelector('input[type=file]');
   input.addEventListener('change', () => take(input.files).finally(() => { input.value = ''; }));
   box.querySelector('.sprout').addEventListener('click', () => use(null, 'Sprout'));
   drop.addEventListener('dragover', (e) => {

@@ -2,10 +2,11 @@
 // drag or keyboard) while the start mark and the last token stay put, and every token's output is compared
 // before and after: one attention layer alone (the core's attention, each token's embedding as its query, key
 // and value, no positions), and the whole model with rotary positions off and on. Every number comes from the
-// core; the widget only compares them. Not a claim checker: it reports whatever the core measures.
-import { LookbackWidget, abortError, define, esc, fmt, seeded } from './widget-kit.js';
+// core; the widget only compares them. Its model is the page's (attribute `model`, as every model widget's:
+// the reader's own once they bring one). Not a claim checker: it reports whatever the core measures.
+import { abortError, define, esc, fmt, seeded } from './widget-kit.js';
 import { drawReport } from './export.js';
-import { callModel, modelFor } from './model-handle.js';
+import { ModelWidget } from './model-widget.js';
 
 const TEXT = 'The dog chased the cat.';
 // A layer output counts as changed past this relative difference (float32 sums in another order differ by ~1e-7).
@@ -42,10 +43,10 @@ label.text input { flex: 1 1 14rem; }
 /**
  * @attr text - the text shuffled
  * @attr seed - the seed of the shuffle (default 1)
- * @attr model - a bundled model (default `sprout`)
+ * @attr model - the model: `current` (default: the page's model, the reader's own once they bring one) or `sprout`
  * @attr order - the order, JSON: 1-based positions of the tokens between the start mark and the last token
  */
-class Shuffle extends LookbackWidget {
+class Shuffle extends ModelWidget {
   static css = CSS;
   static observedAttributes = ['text', 'seed', 'model', 'order'];
 
@@ -56,7 +57,6 @@ class Shuffle extends LookbackWidget {
 
   readAttributes() {
     this.text = this.getAttribute('text') || TEXT;
-    this.source = this.getAttribute('model') || 'sprout';
     const seed = Number.parseInt(this.getAttribute('seed') ?? '1', 10);
     this.seed = Number.isFinite(seed) ? seed : 1;
     this.wantOrder = null;
@@ -68,6 +68,11 @@ class Shuffle extends LookbackWidget {
         console.warn(`<${this.localName}>: ignoring order="${raw}" (not JSON)`);
       }
     }
+    this.tokens = null;
+  }
+
+  // the page's model changed: the text is read again with the new model's tokens
+  modelChanged() {
     this.tokens = null;
   }
 
@@ -203,12 +208,11 @@ class Shuffle extends LookbackWidget {
   }
 
   async compute() {
-    const { source } = this;
-    const model = await modelFor(this, source);
+    const model = this.modelKey, source = this.modelName;
     if (!this.tokens) {
       const { text, wantOrder } = this;
-      const tokens = await callModel(this, model, 'tokens', [text], 'tokens');
-      if (text !== this.text || wantOrder !== this.wantOrder || source !== this.source) throw abortError();   // changed meanwhile
+      const tokens = await this.askModel('tokens', [text], 'tokens');
+      if (text !== this.text || wantOrder !== this.wantOrder || model !== this.modelKey) throw abortError();   // changed meanwhile
       this.tokens = tokens;
       const n = this.tokens.length - 2;
       if (n < 2) throw new Error('the text needs at least two tokens between the start mark and the last token');
@@ -223,7 +227,7 @@ class Shuffle extends LookbackWidget {
     const ids = tokens.map((t) => t.id);
     const T = ids.length;
     const shuffledIds = this.shuffledTokens({ tokens, order }).map((t) => t.id);
-    const run = (x, positions, name) => callModel(this, model, 'forward', [x, { positions, residuals: !positions }], name);
+    const run = (x, positions, name) => this.askModel('forward', [x, { positions, residuals: !positions }], name);
     const [off0, off1, on0, on1] = await Promise.all([
       run(ids, false, 'off0'), run(shuffledIds, false, 'off1'), run(ids, true, 'on0'), run(shuffledIds, true, 'on1'),
     ]);
@@ -231,7 +235,7 @@ class Shuffle extends LookbackWidget {
     const attend = (f, name) => this.ask('attention', [f.residuals.subarray(0, T * C), f.residuals.subarray(0, T * C),
       f.residuals.subarray(0, T * C), { T, heads: H, d: C / H, causal: true, weights: false }], name);
     const probs = (f, name) => this.ask('softmax', [f.logits, { rows: T, cols: V }], name);
-    const next = (x, positions, name) => callModel(this, model, 'next', [x, { topK: 1, positions }], name);
+    const next = (x, positions, name) => this.askModel('next', [x, { topK: 1, positions }], name);
     const [l0, l1, p00, p01, p10, p11, n00, n01, n10, n11] = await Promise.all([
       attend(off0, 'layer0'), attend(off1, 'layer1'),
       probs(off0, 'p-off0'), probs(off1, 'p-off1'), probs(on0, 'p-on0'), probs(on1, 'p-on1'),

@@ -5,17 +5,13 @@
 // Not the trainer (web/js/api/train.js, wasm/src/train_live) and not the chapter's prose.
 import { LookbackWidget, abortError, define, esc, fmt } from './widget-kit.js';
 import { downloadBlob, drawReport, palette, snapshot } from './export.js';
+import { TRAIN_TASKS as TASKS } from '../train-tasks.js';
 
 const SIZES = {
   '1a': { layers: 1, mlp: false, label: '1 layer, attention only' },
   '2a': { layers: 2, mlp: false, label: '2 layers, attention only' },
   '1m': { layers: 1, mlp: true, label: '1 layer with MLP' },
   '2m': { layers: 2, mlp: true, label: '2 layers with MLPs' },
-};
-const TASKS = {
-  induction: { label: 'random symbols, repeated', scored: 'repeat' },
-  previous: { label: 'copy the token before', scored: 'copied tokens' },
-  corpus: { label: 'Sprout stories (bytes)', scored: 'held-out text' },
 };
 const LRS = ['0.001', '0.003', '0.01'];
 const CHUNK = 10;        // steps per request to the worker
@@ -72,7 +68,7 @@ class Training extends LookbackWidget {
 
   readAttributes() {
     const task = this.getAttribute('task');
-    this.task = task in TASKS ? task : 'induction';
+    this.task = task !== null && Object.hasOwn(TASKS, task) ? task : 'induction';  // never an inherited name
     const layers = this.getAttribute('layers') === '1' ? 1 : 2;
     this.size = `${layers}${this.hasAttribute('mlp') && this.getAttribute('mlp') !== 'false' ? 'm' : 'a'}`;
     const lr = this.getAttribute('lr');

@@ -17,22 +17,17 @@ export function methodsOf(model) {
   }
   return [...names].sort();
 }
-const models = new Map();  // handle -> { model, methods }: the methods found once, at load
-let nextHandle = 1;
+import { Handles } from './handles.js';
 
-function byHandle(handle) {
-  const entry = models.get(handle);
-  if (!entry) throw new Error('this model was disposed (or never loaded)');
-  return entry;
-}
+const models = new Handles('this model was disposed (or never loaded)');  // { model, methods }: methods found once, at load
+const byHandle = (handle) => models.get(handle);
 
 export const modelOps = {
   async loadModel(lb, source, opts) {
     const { signal, progress } = this;
     const model = await lb.loadModel(source, { ...opts, signal, onProgress: progress });
-    const handle = nextHandle++;
     const methods = methodsOf(model);
-    models.set(handle, { model, methods });
+    const handle = models.add({ model, methods });
     return { handle, info: model.info, context: model.context, methods };
   },
 
@@ -49,11 +44,7 @@ export const modelOps = {
   },
 
   modelCall(lb, handle, method, args = []) {
-    if (method === 'dispose') {
-      models.get(handle)?.model.dispose();
-      models.delete(handle);
-      return null;
-    }
+    if (method === 'dispose') return models.dispose(handle, (entry) => entry.model.dispose());
     // names no model offers (Object's own, internal ones) are refused before the handle is looked up
     if (typeof method !== 'string' || method in Object.prototype || method.startsWith('_')) {
       throw new Error(`worker: a model has no method "${method}"`);

@@ -2,21 +2,15 @@
 // answers with a numeric handle; trainStep, trainEvaluate, trainBundle and trainLogits use it by handle;
 // trainDispose frees it. Registered by worker.js through registerOps. A page trains in small chunks of steps, so
 // other widgets' requests get their turn between them. Not the training itself (web/js/api/train.js).
-const runs = new Map();
-let nextHandle = 1;
+import { Handles } from './handles.js';
 
-function byHandle(handle) {
-  const run = runs.get(handle);
-  if (!run) throw new Error('this training run was disposed (or never made)');
-  return run;
-}
+const runs = new Handles('this training run was disposed (or never made)');
+const byHandle = (handle) => runs.get(handle);
 
 export const trainOps = {
   async trainCreate(lb, config, opts) {
     const run = await lb.train(config, opts);
-    const handle = nextHandle++;
-    runs.set(handle, run);
-    return { handle, info: run.info };
+    return { handle: runs.add(run), info: run.info };
   },
 
   trainStep(lb, handle, n) {
@@ -44,8 +38,6 @@ export const trainOps = {
   },
 
   trainDispose(lb, handle) {
-    runs.get(handle)?.dispose();
-    runs.delete(handle);
-    return null;
+    return runs.dispose(handle);
   },
 };

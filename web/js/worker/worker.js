@@ -9,19 +9,22 @@ import { modelOps } from './model-ops.js';
 import { registerOps, runOp, transferables } from './ops.js';
 import { PROTOCOL_VERSION, versionMismatch } from '../protocol.js';
 import { trainOps } from './train-ops.js';
-// The modules those import, named here as well so that the worker fetches its whole graph in one wave rather
-// than level by level as each import is found (tests/js/page-modules.test.mjs keeps this list whole).
+// The modules those import, written between the two marker lines by the build (.scripts/module-lists.mjs), so
+// that the worker fetches its whole graph in one wave rather than level by level as each import is found.
+// imports: begin
 import '../api/errors.js';
 import '../api/files.js';
-import '../api/foreign.js';
-import '../api/loaded-model.js';
 import '../api/model.js';
 import '../api/options.js';
+import '../api/loaded-model.js';
+import '../api/window-model.js';
 import '../api/staged-attention.js';
 import '../api/staging-view.js';
 import '../api/train.js';
+import '../train-tasks.js';
 import '../api/weight.js';
-import '../api/window-model.js';
+import './handles.js';
+// imports: end
 
 registerOps(modelOps);
 registerOps(trainOps);

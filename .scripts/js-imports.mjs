@@ -1,5 +1,6 @@
 // The module specifiers a JS file names, read from its text (comments removed): for the checks of the source's
-// layers (layering.test.mjs) and of the chapter page's preloads (page-modules.test.mjs). Not a JavaScript parser.
+// layers (tests/js/layering.test.mjs) and for the module lists the build writes (module-lists.mjs). Not a JavaScript
+// parser.
 
 // Every module specifier a JS file names: import/export ... from '...', import '...', and import('...') unless
 // dynamic is false (the static imports only: what loads with the file).

@@ -1,0 +1,61 @@
+// Loading a model from its files, whatever the format: the one list of the formats lookback reads (each
+// format a reader of its own, registered here by one entry) and the one function that tells which format some
+// files are. Callers (the bindings, the tools) hand over the bytes they read; what to read is theirs.
+// Not here: parsing any format (bundle.hpp, hf_llama.hpp, llama2c.hpp, window_bundle.hpp) or the weight
+// storages (matrices.hpp: weight_formats()).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/bundle.hpp"
+#include "model/errors.hpp"
+#include "model/window_bundle.hpp"
+
+namespace lookback {
+
+// The files of one model as bytes. config is config.json's text, empty when none was given (a llama2.c
+// checkpoint has none); the tokenizer is tokenizer.json's text or a tokenizer .bin, as the format wants.
+struct ModelFiles {
+  const std::uint8_t* weights = nullptr;
+  std::size_t weights_size = 0;
+  std::string config;
+  const std::uint8_t* tokenizer = nullptr;
+  std::size_t tokenizer_size = 0;
+};
+
+// A transformer with its tokenizer, or the chapter's window model with its tokenizer.
+using AnyModel = std::variant<LoadedModel, WindowBundle>;
+
+// One format lookback reads. `matches` looks only at what tells formats apart (a safetensors header or not,
+// config.json's keys); `load` reads the files (ModelError when they are not a valid model of the format).
+struct ModelFormat {
+  const char* name;         // "lookback", "hf-llama", "window", "llama2c"
+  const char* files;        // the files it is made of, in words, for messages and help texts
+  const char* weights_ext;  // the weights file's extension: ".safetensors", ".bin"
+  bool config;              // whether config.json is one of its files (beside the weights)
+  const char* tokenizer;    // the tokenizer's usual file name beside the weights ("" when the weights hold it)
+  bool (*matches)(const ModelFiles&);
+  AnyModel (*load)(const ModelFiles&, WeightFormat);
+};
+
+// Every format, in the order they are tried (the most particular first).
+const std::vector<ModelFormat>& model_formats();
+
+// The format of the files; ModelError naming every format when none matches, UnsupportedFormat when the files
+// mix formats (a lookback config.json beside a Hugging Face tokenizer.json).
+struct UnsupportedFormat : ModelError {
+  using ModelError::ModelError;
+};
+const ModelFormat& detect_model_format(const ModelFiles& files);
+
+// detect_model_format, then that format's reader.
+AnyModel load_model(const ModelFiles& files, WeightFormat weights = WeightFormat::f32);
+
+// "lookback reads ...": every format's files, for messages.
+std::string supported_formats();
+
+}  // namespace lookback
