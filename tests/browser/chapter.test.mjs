@@ -231,13 +231,14 @@ test('cost: starts at Sprout\'s context of 256 tokens; scores and memory, the ta
   assert.equal(await c.locator('.per-head').textContent(), '65,536');
   assert.equal(await c.locator('.per-pass').textContent(), '3,145,728');
   assert.equal(await c.locator('.nheads').textContent(), '48');
-  assert.equal(await c.locator('.mem-head').textContent(), '0.1 MB');
+  assert.equal(await c.locator('.mem-head').textContent(), '131 kB', 'sizes in units that scale');
   assert.match(await c.locator('.masked').textContent(), /32,640.*49\.8%.*counted on a causal mask: 32,640 hidden/);
   const mem = (T) => c.locator(`tr[data-length="${T}"] td:nth-of-type(3)`).textContent();  // per head, one matrix
-  assert.equal(await mem(256), '0.1 MB');
-  assert.equal(await mem(512), '0.5 MB');
+  assert.equal(await mem(256), '131 kB');
+  assert.equal(await mem(512), '524 kB');
   assert.equal(await mem(8192), '134 MB');
-  assert.equal(await mem(32768), '2,147 MB');
+  assert.equal(await mem(32768), '2.1 GB');
+  assert.equal(await c.locator('tr[data-length="131072"] td:nth-of-type(4)').textContent(), '1.6 TB', 'all heads and layers at 131,072');
   await c.locator('input[name=length]').focus();
   await page.keyboard.press('ArrowRight');
   await until(() => c.locator('.per-head').textContent(), (v) => v === '262,144', 'scores per head at 512');

@@ -86,7 +86,7 @@ test('attributes change a widget\'s inputs after it has rendered', T, async () =
   await waitTexts(plane.locator('tr[data-key] .weight'), ['0.250', '0.250', '0.250', '0.250'], 'zero query from the attribute');
   const cost = await ready(page, 'lookback-cost');
   await cost.evaluate((el) => el.setAttribute('length', '32768'));
-  await until(() => cost.locator('.mem-head').textContent(), (v) => v === '2,147 MB', '2,147 MB at 32,768');
+  await until(() => cost.locator('.mem-head').textContent(), (v) => v === '2.1 GB', '2.1 GB at 32,768');
 });
 
 test('the model widgets take their attributes when embedded', T, async () => {

@@ -1,4 +1,4 @@
-// Reads a figure's SVG string the way the figure tests check it: every <rect class="cell"> with its matrix
+// Reads a figure's SVG string the way the figure tests check it: every <rect class="lb-cell"> with its matrix
 // (data-m), row, column, value (data-v) and <title>; every <text> in order; the root's title and desc. Also
 // parses it with resvg (a strict XML and SVG parser) where that is installed. Not a test file.
 import { createRequire } from 'node:module';
@@ -11,7 +11,7 @@ const attr = (tag, name) => {
 };
 
 export function cells(svg) {
-  return [...svg.matchAll(/<rect class="cell"([^>]*)><title>([^<]*)<\/title><\/rect>/g)].map((m) => ({
+  return [...svg.matchAll(/<rect class="lb-cell"([^>]*)><title>([^<]*)<\/title><\/rect>/g)].map((m) => ({
     m: attr(m[1], 'data-m'), r: Number(attr(m[1], 'data-r')), c: Number(attr(m[1], 'data-c')),
     v: Number(attr(m[1], 'data-v')), title: unescape(m[2]),
   }));

@@ -71,7 +71,7 @@ export function strip({ tokens, attention, shape, layer, head, query, width = 64
         + text(x + pad, y + chipH / 2 + size * 0.36, label, { size, mono: true, fill: MUTED, attrs: { 'aria-hidden': 'true' } }) + '</g>');
     } else {
       const lab = weightLab(v);
-      parts.push(`<rect class="cell" x="${px(x)}" y="${px(y)}" width="${px(w)}" height="${chipH}" rx="3" fill="${weightColour(v)}" `
+      parts.push(`<rect class="lb-cell" x="${px(x)}" y="${px(y)}" width="${px(w)}" height="${chipH}" rx="3" fill="${weightColour(v)}" `
         + `stroke="${i === q ? ACCENT_2 : RULE}" stroke-width="${i === q ? 2.5 : 1}" data-m="${esc(name)}" data-r="${q}" data-c="${i}" data-v="${fixed(v, 4)}">`
         + `<title>${esc(`${name}: ${tokenLabel(tokens[q], q)} puts weight ${fixed(v, 3)} on ${tokenLabel(t, i)}`)}</title></rect>`
         + text(x + pad, y + chipH / 2 + size * 0.36, label, { size, mono: true, fill: inkOn(lab), attrs: { 'aria-hidden': 'true', 'pointer-events': 'none' } }));
@@ -95,6 +95,14 @@ export function thumb({ attention, shape, layer, head, x, y, size }) {
   const cell = size / shape.T;
   return heatmap({ x, y, values: headRows(attention, shape, layer, head), name: `head ${headName(layer, head)}`, cell, showValues: false,
     title: (r, c, v) => `head ${headName(layer, head)}: token ${r} looks at token ${c} with weight ${fixed(v, 3)}` });
+}
+
+/** one head's small map as a standalone SVG of size × size (the heads grid's cells in a page) */
+export function headThumb({ attention, shape, layer, head, size = 120 }) {
+  check(attention, shape, layer, head);
+  return svgDocument({ width: size, height: size, kind: 'thumb', body: thumb({ attention, shape, layer, head, x: 0, y: 0, size }).svg,
+    title: `Attention weights of head ${headName(layer, head)} over ${shape.T} tokens`,
+    desc: `A ${shape.T} by ${shape.T} heat map: row t is how token t shares its weight over tokens 0 to t (darker is more).` });
 }
 
 /** all heads of one layer side by side, each a labelled map */

@@ -41,6 +41,14 @@ export function weightLab(w) {
 /** '#rrggbb' of a weight in [0, 1] (clamped) */
 export const weightColour = (w) => hex(weightLab(w));
 
+const RGB = Array.from({ length: 256 }, (_, i) => {
+  const h = weightColour(i / 255);
+  return [1, 3, 5].map((k) => Number.parseInt(h.slice(k, k + 2), 16));
+});
+
+/** [r, g, b] bytes of a weight in [0, 1], for drawing on a canvas (the same scale, 256 steps) */
+export const weightRGB = (w) => RGB[Math.round(clamp01(w) * 255)];
+
 /** the OKLab colour of a signed number, scaled by the largest magnitude `max` of its matrix (0: the middle) */
 export function signedLab(x, max) {
   const t = max > 0 && Number.isFinite(x) ? Math.max(-1, Math.min(1, x / max)) : 0;

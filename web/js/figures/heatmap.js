@@ -1,4 +1,4 @@
-// A matrix drawn as a heat map: one <rect class="cell"> per number, its value in a <title> and in data-v, with
+// A matrix drawn as a heat map: one <rect class="lb-cell"> per number, its value in a <title> and in data-v, with
 // data-m (the matrix's name), data-r and data-c (row and column), the value written in the cell when the cell is
 // large enough; hidden cells (a mask's future) hatched; optional row and column labels; and the colour legend.
 // Not a figure on its own: the figures compose these groups.
@@ -42,7 +42,7 @@ export function heatmap({ x = 0, y = 0, values, scale = 'weight', name, cell = 2
         continue;
       }
       const lab = scale === 'weight' ? weightLab(v) : signedLab(v, m);
-      parts.push(`<rect class="cell" x="${px(cx)}" y="${px(cy)}" width="${px(cell)}" height="${px(cell)}" fill="${hexOf(lab, scale, v, m)}" `
+      parts.push(`<rect class="lb-cell" x="${px(cx)}" y="${px(cy)}" width="${px(cell)}" height="${px(cell)}" fill="${hexOf(lab, scale, v, m)}" `
         + `data-m="${esc(name)}" data-r="${r}" data-c="${c}" data-v="${fixed(v, 4)}"><title>${esc(title(r, c, v))}</title></rect>`);
       if (written) {
         parts.push(text(cx + cell / 2, cy + cell / 2 + fontSize * 0.36, fixed(v, digits), { size: px(fontSize), anchor: 'middle', fill: inkOn(lab),

@@ -10,6 +10,8 @@ export interface AttentionFigure { tokens: readonly string[]; attention: Attenti
 export const PALE_LUMINANCE: number;
 /** '#rrggbb' of a weight in [0, 1] (clamped): the one scale of every attention figure and widget */
 export function weightColour(w: number): string;
+/** [r, g, b] bytes of a weight in [0, 1] (the same scale in 256 steps, for a canvas) */
+export function weightRGB(w: number): [number, number, number];
 /** OKLab [L, a, b] of a weight in [0, 1] */
 export function weightLab(w: number): [number, number, number];
 /** '#rrggbb' of a signed number, scaled by its matrix's largest magnitude */
@@ -34,6 +36,8 @@ export function headRows(attention: Attention, shape: AttentionShape, layer: num
 export function headMap(o: AttentionFigure & { layer: number; head: number; cell?: number }): string;
 /** the explorer's strip: the tokens shaded by the weight `query` (default: the last) puts on each; head -1: the layer's heads averaged */
 export function strip(o: AttentionFigure & { layer: number; head: number; query?: number; width?: number }): string;
+/** one head's small map as a standalone SVG (no labels): the heads grid's cells */
+export function headThumb(o: { attention: Attention; shape: AttentionShape; layer: number; head: number; size?: number }): string;
 /** every head of one layer */
 export function layerHeads(o: AttentionFigure & { layer: number; size?: number }): string;
 export type HabitScores = Partial<Record<'previous_token' | 'start_mark' | 'induction' | 'four_or_more_back', number | null>>;

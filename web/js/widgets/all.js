@@ -5,6 +5,7 @@
 import './window.js';
 import './qkv-plane.js';
 import './worked-example.js';
+import './flow.js';
 import './scaling.js';
 import './mask-builder.js';
 import './cost.js';

@@ -1,24 +1,23 @@
 // <lookback-cost>: what full attention costs as the context grows: scores per head, the causal share that is
-// masked, scores per forward pass for all heads, and the memory of fp16 score matrices (decimal MB, bytes/1e6).
+// masked, scores per forward pass for all heads, and the memory of fp16 score matrices (decimal units that scale),
+// with the plot of both against length (log axes).
 // Counts are formulas (T², T(T-1)/2); for lengths up to 2,048 the masked count is also counted on the core's own
 // causal mask. Not a benchmark: nothing here is timed.
 import { LookbackWidget, define, fmt, grouped } from './widget-kit.js';
 import { drawReport } from './export.js';
+import { bytesText, costPlot } from '../figures/index.js';
 
 const LENGTHS = [64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
 const TABLE = [512, 2048, 8192, 32768, 131072];
 const COUNT_LIMIT = 2048;
 const BYTES = 2;   // fp16
 
-export function megabytes(bytes) {
-  const mb = bytes / 1e6;
-  return mb < 10 ? `${fmt(mb, 1)} MB` : `${grouped(mb)} MB`;
-}
 
 const CSS = `
 .controls { display: grid; gap: .4rem; }
 .controls label { display: grid; grid-template-columns: 8.5rem minmax(0, 1fr) 5.5rem; gap: .5rem; align-items: center; }
 .controls output { font-family: var(--lb-mono); text-align: right; }
+.plot svg { width: 100%; height: auto; display: block; margin-top: .6rem; }
 @container (max-width: 420px) { .controls label { grid-template-columns: 1fr 4.5rem; } .controls input { grid-column: 1 / -1; grid-row: 2; } }
 dl { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: .5rem; margin: .8rem 0; }
 dl div { background: var(--lb-page); border-radius: 8px; padding: .4rem .6rem; }
@@ -82,6 +81,7 @@ class Cost extends LookbackWidget {
         <div><dt>one fp16 score matrix (per head, per layer)</dt><dd class="mem-head"></dd></div>
         <div><dt>all heads and layers kept at once</dt><dd class="mem-model"></dd></div>
       </dl>
+      <div class="plot"></div>
       <div class="scroll"><table class="num lengths">
         <caption>Four times the length: sixteen times the scores and memory</caption>
         <thead><tr><th scope="col">length</th><th scope="col">scores per head</th><th scope="col" class="pp">per pass, all heads</th>
@@ -144,15 +144,21 @@ class Cost extends LookbackWidget {
       ? `; counted on a causal mask: ${grouped(counted.hidden)} hidden` : ''}</small>`;
     q('.nheads').textContent = String(n.heads);
     q('.per-pass').textContent = grouped(n.perPass);
-    q('.mem-head').textContent = megabytes(n.memHead);
-    q('.mem-model').textContent = megabytes(n.memModel);
+    q('.mem-head').textContent = bytesText(n.memHead);
+    q('.mem-model').textContent = bytesText(n.memModel);
+    q('.plot').innerHTML = this.figure();
     const rows = tableLengths(length);
     q('table.lengths tbody').innerHTML = rows.map((T) => {
       const r = this.numbers(T);
       return `<tr data-length="${T}" class="${T === length ? 'cur' : ''}"><th scope="row">${grouped(T)}</th><td>${grouped(r.perHead)}</td>
-        <td class="pp">${grouped(r.perPass)}</td><td>${megabytes(r.memHead)}</td><td class="pp">${megabytes(r.memModel)}</td></tr>`;
+        <td class="pp">${grouped(r.perPass)}</td><td>${bytesText(r.memHead)}</td><td class="pp">${bytesText(r.memModel)}</td></tr>`;
     }).join('');
     this.emit('lookback-change', { ...n, counted });
+  }
+
+  /** the plot as a standalone SVG (lookback/figures' costPlot) */
+  figure() {
+    return costPlot({ lengths: LENGTHS, heads: this.heads, layers: this.layers, bytes: BYTES, length: this.current.T });
   }
 
   // The exports run only once the widget is ready (the kit's exported()), so there is a computed length.
@@ -175,10 +181,10 @@ class Cost extends LookbackWidget {
       title: `What full attention costs: ${grouped(length)} tokens, ${this.heads} heads x ${this.layers} layers`,
       blocks: [
         { text: `scores per head ${grouped(n.perHead)} (masked ${grouped(n.masked)}); per pass ${grouped(n.perPass)}` },
-        { text: `one fp16 score matrix ${megabytes(n.memHead)}; all heads and layers ${megabytes(n.memModel)}` },
+        { text: `one fp16 score matrix ${bytesText(n.memHead)}; all heads and layers ${bytesText(n.memModel)}` },
         { draw: (ctx, w, pal) => drawTriangle(ctx, w, pal), height: 110 },
         { table: { header: ['length', 'scores per head', 'per pass', 'one matrix', 'all heads+layers'],
-          rows: rows.map((T) => { const r = this.numbers(T); return [grouped(T), grouped(r.perHead), grouped(r.perPass), megabytes(r.memHead), megabytes(r.memModel)]; }),
+          rows: rows.map((T) => { const r = this.numbers(T); return [grouped(T), grouped(r.perHead), grouped(r.perPass), bytesText(r.memHead), bytesText(r.memModel)]; }),
           fill: (i) => (rows[i] === length ? 'rgba(47, 95, 208, 0.16)' : null) } },
       ],
     });

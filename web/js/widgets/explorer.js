@@ -8,6 +8,10 @@ import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
 import { EXAMPLES } from './examples.js';
 import { attentionRow, habit, headName, shown } from './model-view.js';
+import { inkOn, strip, weightColour, weightLab } from '../figures/index.js';
+
+// the weights' colour bar under the strip: the one scale of every attention figure
+const LEGEND = `linear-gradient(to right, ${Array.from({ length: 11 }, (_, i) => weightColour(i / 10)).join(', ')})`;
 
 const CSS = `
 .row { margin: .35rem 0; }
@@ -18,13 +22,15 @@ select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-ra
   touch-action: manipulation; user-select: none; }
 .strip:focus-visible { outline: 3px solid var(--lb-focus); }
 .tok { position: relative; padding: .25rem 0; border-radius: 3px; box-shadow: inset -1px 0 0 var(--lb-rule); cursor: pointer; font-family: var(--lb-mono); font-size: .9rem;
-  background: color-mix(in srgb, var(--lb-accent) calc(var(--w, 0) * 45%), transparent); }
+  background: var(--shade, transparent); color: var(--ink, inherit); }
 .tok.future { color: var(--lb-muted); background: repeating-linear-gradient(135deg, transparent 0 4px, var(--lb-rule) 4px 6px); }
 .tok.query { outline: 2px solid var(--lb-accent-2); }
 .tok.start::after { content: 'start mark'; position: absolute; left: 0; top: -1.1rem; font-size: .62rem; color: var(--lb-muted);
   white-space: nowrap; line-height: 1; }
 .strip .tok.start { margin-left: .2rem; }
 .caption { font-weight: 600; }
+.legend { display: flex; align-items: center; gap: .4rem; font-size: .75rem; color: var(--lb-muted); margin-top: .3rem; }
+.legend .bar { width: 10rem; height: .6rem; border-radius: 2px; border: 1px solid var(--lb-rule); }
 details { margin-top: .4rem; }
 td.t { font-family: var(--lb-mono); white-space: pre; }
 .bar { display: inline-block; height: .6rem; background: var(--lb-accent); border-radius: 2px; vertical-align: middle; }
@@ -89,6 +95,7 @@ class Explorer extends ModelWidget {
       </div>
       <p class="hint">Pick the token that looks back: click or touch it, or focus the strip and use the arrow keys.</p>
       <div class="strip" role="listbox" tabindex="0" aria-label="Tokens; the selected one looks back"></div>
+      <div class="legend" aria-hidden="true">weight 0 <span class="bar" style="background: ${LEGEND}"></span> 1</div>
       <p class="caption" aria-live="polite"></p>
       <p class="hint habits"></p>
       <details><summary>Table of the weights</summary><div class="scroll"><table class="num weights"></table></div></details>`;
@@ -208,8 +215,9 @@ class Explorer extends ModelWidget {
       const cls = `tok${i > q ? ' future' : ''}${i === q ? ' query' : ''}${i === 0 ? ' start' : ''}`;
       const w = i <= q ? row[i] : 0;
       const label = i > q ? `${t.text}, in the future: hidden` : `${t.text}, weight ${fmt(w, 2)}`;
+      const shade = i <= q ? `--shade:${weightColour(w)};--ink:${inkOn(weightLab(w))}` : '';
       return `<span class="${cls}" data-i="${i}" id="t${i}" role="option" aria-selected="${i === q}" aria-label="${esc(label)}"
-        style="--w:${i <= q ? Math.min(1, w).toFixed(3) : 0}">${esc(t.text)}</span>`;
+        data-w="${i <= q ? w.toFixed(4) : ''}" style="${shade}">${esc(t.text)}</span>`;
     }).join('');
     this.strip.setAttribute('aria-activedescendant', `t${q}`);
     const name = this.head < 0 ? `layer ${this.layer + 1}, all heads averaged` : `head ${headName(this.layer, this.head)}`;
@@ -234,6 +242,13 @@ class Explorer extends ModelWidget {
     this.emit('lookback-change', { layer: this.layer, head: this.head, query: q, weights: Array.from(row) });
   }
 
+  /** the strip as a standalone SVG (lookback/figures' strip: what `lookback attend --query` draws) */
+  figure() {
+    const { tokens, attention, shape } = this.result;
+    const { layer, head, q } = this.shown;
+    return strip({ tokens: tokens.map((t) => t.text), attention, shape, layer, head, query: q });
+  }
+
   exportData() {
     const { tokens } = this.result;
     const { layer, head, q } = this.shown;
@@ -251,7 +266,7 @@ class Explorer extends ModelWidget {
       title: this.root.querySelector('.caption').textContent,
       blocks: [{ text: this.result.text },
         { table: { header: ['position', 'token', 'weight'], rows: tokens.slice(0, q + 1).map((t, i) => [i, shown(t.text), fmt(this.row[i], 3)]),
-          fill: (r, c) => (c === 2 ? `rgba(47,95,208,${Math.min(1, this.row[r]).toFixed(2)})` : null) } }],
+          fill: (r, c) => (c === 2 ? weightColour(this.row[r]) : null) } }],
     });
   }
 }

@@ -7,6 +7,7 @@ import { define, fmt } from './widget-kit.js';
 import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
 import { habit, headName } from './model-view.js';
+import { cardHabits, habitsMap } from '../figures/index.js';
 
 // [the card's key, the same measure's key in headScores() (its camelCase), the column's title]
 const camel = (key) => key.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
@@ -17,6 +18,9 @@ const CSS = `
 progress { width: 12rem; vertical-align: middle; }
 td.live { color: var(--lb-accent); }
 th small { font-weight: 400; color: var(--lb-muted); }
+.figure svg { width: 100%; height: auto; display: block; }
+details { margin-top: .5rem; }
+summary { cursor: pointer; }
 `;
 
 /**
@@ -47,10 +51,12 @@ class Habits extends ModelWidget {
   build() {
     this.root.innerHTML = `
       <p class="title">Measured habits of every head</p>
+      <div class="figure"></div>
+      <details class="numbers"><summary>The numbers: every head, from the card and recomputed live</summary>
       <div class="row"><button type="button" class="again">Recompute live</button>
         <progress max="1" value="0" aria-label="live recompute progress"></progress><span class="progress-text" aria-live="polite"></span></div>
       <p class="hint source"></p>
-      <div class="scroll"><table class="num habits"></table></div>`;
+      <div class="scroll"><table class="num habits"></table></div></details>`;
     this.root.querySelector('.again').addEventListener('click', () => {
       this.markInput();
       this.live = null;
@@ -159,9 +165,15 @@ class Habits extends ModelWidget {
   render() {
     const c = this.card?.heads;
     const table = this.root.querySelector('table.habits');
+    const fig = this.root.querySelector('.figure');
     if (!c) {
       table.innerHTML = '';
+      fig.innerHTML = '';
       return;
+    }
+    if (fig.dataset.card !== this.modelKey) {   // drawn once per card: the live numbers go to the table
+      fig.innerHTML = this.figure();
+      fig.dataset.card = this.modelKey;
     }
     const ev = this.card.evaluation;
     this.root.querySelector('.source').textContent = `Card: averaged over ${ev?.head_texts ?? 'the'} held-out texts. `
@@ -173,6 +185,11 @@ class Habits extends ModelWidget {
         <th scope="col">${label}<br><small>live (even ${live(this.liveEven(k))})</small></th>`).join('')}</tr></thead>
       <tbody>${this.rows().map((r) => `<tr data-head="${r.head}"><td>${r.head}</td>${HABITS.map(([key]) => `<td class="card" data-habit="${key}">${fmt(r[key], 3)}</td>
         <td class="live" data-habit="${key}">${live(r[`${key}_live`])}</td>`).join('')}</tr>`).join('')}</tbody>`;
+  }
+
+  /** the card's habits as heat maps (lookback/figures' habitsMap: what `lookback heads --habits` draws) */
+  figure() {
+    return habitsMap({ habits: cardHabits(this.card, [...HABITS.map(([key]) => key), 'induction']) });
   }
 
   exportData() {

@@ -5,23 +5,25 @@
 // open it in the explorer. Not the model: the `model` compute op (ModelWidget).
 import { define, esc, fmt } from './widget-kit.js';
 import { ModelWidget } from './model-widget.js';
-import { drawReport, palette } from './export.js';
+import { drawReport } from './export.js';
 import { EXAMPLES } from './examples.js';
 import { habit, headName } from './model-view.js';
+import { headThumb, headsGrid } from '../figures/index.js';
 
-const HABITS = [['previous_token', 'previous token', 'prev'], ['start_mark', 'start mark', 'start'],
+const HABITS = [['previous_token', 'previous token', 'prev'], ['start_mark', 'start mark', '◆'],
   ['induction', 'induction', 'ind']];
 
 const CSS = `
 select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-radius: 6px; min-height: 34px; }
-.grid { display: grid; grid-template-columns: repeat(var(--cols, 6), minmax(0, 1fr)); gap: .4rem; margin-top: .5rem; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: .5rem; margin-top: .5rem; }
 /* on a phone: four maps a row and no habit line under each (the table under the grid has the numbers) */
 @container (max-width: 520px) { .grid { grid-template-columns: repeat(4, minmax(0, 1fr)); } .cell .s { display: none; } }
-.cell { display: flex; flex-direction: column; align-items: stretch; gap: .15rem; padding: .3rem; font-size: .72rem;
-  line-height: 1.25; text-align: left; }
-.cell canvas { width: 100%; aspect-ratio: 1; image-rendering: pixelated; background: var(--lb-page); border-radius: 3px; }
-.cell b { font-size: .85rem; }
-.cell .s { color: var(--lb-muted); font-variant-numeric: tabular-nums; }
+.cell { display: flex; flex-direction: column; align-items: stretch; gap: .15rem; padding: .3rem; font-size: .78rem;
+  line-height: 1.3; text-align: left; }
+.cell svg { width: 100%; height: auto; display: block; border-radius: 3px; }
+.cell b { font-size: .9rem; }
+.cell .s { color: var(--lb-muted); font-variant-numeric: tabular-nums; display: flex; flex-wrap: wrap; column-gap: .5rem; }
+.cell .s span { white-space: nowrap; }
 details { margin-top: .5rem; }
 `;
 
@@ -120,7 +122,8 @@ class HeadsGrid extends ModelWidget {
         this.modelCard(),
         this.askModel('forward', [text, { attention: true, window: true }], 'forward'),
       ]);
-      this.result = { text, model, attention: f.attention, shape: f.shape };
+      const tokens = (await this.askModel('tokens', [f.ids], 'tokens')).map((t) => t.text);
+      this.result = { text, model, attention: f.attention, shape: f.shape, tokens };
       this.card = card;
     }
     this.syncControls();
@@ -142,14 +145,13 @@ class HeadsGrid extends ModelWidget {
   render() {
     const { shape } = this.result;
     const grid = this.root.querySelector('.grid');
-    grid.style.setProperty('--cols', String(shape.H));
     const heads = this.order();
     const score = (key, x) => habit(this.card, key, x.layer, x.head);
-    // the visible text is the accessible name: "5.1 prev 0.53 · start 0.00 · ind 0.00"
+    // the visible text is the accessible name: "5.1 prev 0.53 start 0.00 ind 0.00"; each habit's pair never wraps
+    const { attention } = this.result;
     grid.innerHTML = heads.map((x, i) => `<button type="button" class="cell" tabindex="${i ? -1 : 0}" data-head="${headName(x.layer, x.head)}">
-      <canvas width="${shape.T}" height="${shape.T}" aria-hidden="true"></canvas><b>${headName(x.layer, x.head)}</b>
-      <span class="s">${HABITS.map(([k, , s]) => (score(k, x) === null ? '' : `${s} ${fmt(score(k, x), 2)}`)).filter(Boolean).join(' · ') || 'no card'}</span></button>`).join('');
-    grid.querySelectorAll('canvas').forEach((c, i) => this.paint(c, heads[i]));
+      <span aria-hidden="true">${headThumb({ attention, shape, layer: x.layer, head: x.head, size: 150 })}</span><b>${headName(x.layer, x.head)}</b>
+      <span class="s">${HABITS.map(([k, , s]) => (score(k, x) === null ? '' : `<span>${s} ${fmt(score(k, x), 2)}</span>`)).filter(Boolean).join('') || 'no card'}</span></button>`).join('');
     const table = this.root.querySelector('table.heads');
     const even = (k) => (this.card?.heads?.[k] ? ` (even ${fmt(this.card.heads[k].even, 2)})` : '');
     table.innerHTML = `<caption>Habits measured over held-out texts (model card), ${this.sort === 'layer' ? 'by layer' : `highest ${this.sort.replace(/_/g, ' ')} first`}</caption>
@@ -158,30 +160,11 @@ class HeadsGrid extends ModelWidget {
     this.emit('lookback-change', { order: heads.map((x) => headName(x.layer, x.head)) });
   }
 
-  themeChanged() {
-    if (this.result) this.render();
-  }
-
-  // the accent colour as [r, g, b] (the canvas normalises any CSS colour to #rrggbb)
-  rgb(ctx) {
-    ctx.fillStyle = palette(this).accent;
-    const hex = /^#([0-9a-f]{6})$/i.exec(ctx.fillStyle);
-    return hex ? [0, 2, 4].map((i) => Number.parseInt(hex[1].slice(i, i + 2), 16)) : [47, 95, 208];
-  }
-
-  paint(canvas, { layer, head }) {
-    const { attention, shape: { T, H } } = this.result;
-    const ctx = canvas.getContext('2d');
-    const img = ctx.createImageData(T, T);
-    const [r, g, b] = this.rgb(ctx);
-    const base = (layer * H + head) * T * T;
-    for (let q = 0; q < T; q++) {
-      for (let s = 0; s <= q; s++) {
-        const o = (q * T + s) * 4, w = Math.sqrt(attention[base + q * T + s]);  // square root: small weights stay visible
-        img.data[o] = r; img.data[o + 1] = g; img.data[o + 2] = b; img.data[o + 3] = Math.round(255 * w);
-      }
-    }
-    ctx.putImageData(img, 0, 0);
+  /** the grid as one standalone SVG (lookback/figures' headsGrid: what `lookback heads` draws for the same text) */
+  figure() {
+    const { attention, shape } = this.result;
+    return headsGrid({ tokens: this.result.tokens, attention, shape, order: this.order(),
+      habits: (l, h) => Object.fromEntries(HABITS.map(([k]) => [k, habit(this.card, k, l, h)])) });
   }
 
   exportData() {

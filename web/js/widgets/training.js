@@ -6,6 +6,7 @@
 import { LookbackWidget, abortError, define, esc, fmt } from './widget-kit.js';
 import { downloadBlob, drawReport, palette, snapshot } from './export.js';
 import { TRAIN_TASKS as TASKS } from '../train-tasks.js';
+import { weightRGB } from '../figures/index.js';
 
 const SIZES = {
   '1a': { layers: 1, mlp: false, label: '1 layer, attention only' },
@@ -322,7 +323,7 @@ class Training extends LookbackWidget {
     scrub.setAttribute('aria-valuetext', snap ? `step ${snap.step}` : 'no snapshot yet');
     q('.at').textContent = snap ? `step ${snap.step}` : '';
     if (!snap) return;
-    this.drawHeads(snap, pal);
+    this.drawHeads(snap);
     const n = snap.previousTokenOnRandomTokens.length;
     const H = snap.shape[1];
     q('.heads-legend').innerHTML = Array.from({ length: n }, (_, i) => `<span><i style="border-color:${HEAD_COLOURS[i % 8]}"></i>${Math.floor(i / H)}.${i % H} induction</span>
@@ -363,22 +364,17 @@ class Training extends LookbackWidget {
     if (snap) marker(ctx, x(snap.step), Hh - pad, pal);
   }
 
-  drawHeads(snap, pal) {
+  drawHeads(snap) {
     const [L, H, T] = snap.shape;
     const box = this.root.querySelector('.heads');
     if (box.children.length !== L * H) {
       box.innerHTML = Array.from({ length: L * H }, (_, i) => `<figure><canvas width="${T}" height="${T}" role="img" aria-label="attention map"></canvas><figcaption></figcaption></figure>`).join('');
     }
-    const accent = pal.accent;
     [...box.children].forEach((fig, i) => {
       const c = fig.querySelector('canvas');
       const ctx = c.getContext('2d');
       const img = ctx.createImageData(T, T);
-      const [r, g, b] = rgb(accent);
-      for (let k = 0; k < T * T; k++) {
-        const w = snap.attention[i * T * T + k];
-        img.data.set([r, g, b, Math.round(255 * Math.sqrt(Math.max(0, w)))], 4 * k);
-      }
+      for (let k = 0; k < T * T; k++) img.data.set([...weightRGB(snap.attention[i * T * T + k]), 255], 4 * k);   // the weights' one scale
       ctx.putImageData(img, 0, 0);
       const label = `layer ${Math.floor(i / H)}, head ${i % H}`;
       c.setAttribute('aria-label', `${label}: attention on the probe at step ${snap.step} (rows: queries, columns: keys)`);
@@ -447,13 +443,6 @@ class Training extends LookbackWidget {
       ],
     });
   }
-}
-
-function rgb(colour) {
-  const m = /^#([0-9a-f]{6})$/i.exec(colour.trim());
-  if (!m) return [47, 95, 208];
-  const n = Number.parseInt(m[1], 16);
-  return [n >> 16, (n >> 8) & 255, n & 255];
 }
 
 function axes(ctx, pal, W, H, pad, maxY, maxX, unit) {
