@@ -148,7 +148,7 @@ test('before its first computation a widget\'s exports say there is nothing to e
   }
 });
 
-test('accessibility and screenshots at phone and desktop widths', T, async () => {
+test('accessibility and screenshots at phone and desktop widths', { timeout: 150000 }, async () => {
   const { page, url } = b;
   assert.deepEqual(await axeViolations(page, url), []);
   for (const [width, height] of [[375, 740], [1280, 900]]) {

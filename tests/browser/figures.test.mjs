@@ -48,6 +48,8 @@ test('the flow figures: one drawn cell per number of every table, the same numbe
     const el = await ready(b.page, `#${id}`);
     const cells = await drawnCells(el);
     assert.ok(cells.length > 50 && cells.every((c) => c.w > 4 && c.h > 4), `${id}: drawn cells`);
+    await el.evaluate((e) => { e.shadowRoot.querySelector('details').open = true; });
+    await until(() => el.evaluate((e) => e.shadowRoot.querySelectorAll('table[data-m]').length), (n) => n >= 8, `${id}: the tables written once opened`);
     const tables = await el.evaluate((e) => [...e.shadowRoot.querySelectorAll('table[data-m]')].map((t) => ({ m: t.dataset.m,
       rows: [...t.querySelectorAll('tbody tr')].map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)) })));
     assert.ok(tables.length >= 8, `${id}: ${tables.length} tables`);

@@ -63,6 +63,7 @@ class Flow extends LookbackWidget {
         row and column it came from.</p>
       <div class="figure"></div>
       <details><summary>The numbers as tables</summary><div class="tables"></div></details>`;
+    this.root.querySelector('details').addEventListener('toggle', () => this.renderTables());
     const input = this.root.querySelector('#words');
     input.addEventListener('input', () => {
       this.markInput();
@@ -114,13 +115,23 @@ class Flow extends LookbackWidget {
   render() {
     const f = this.flow;
     showFigure(this.root.querySelector('.figure'), this.figure(), `Attention step by step for "${f.words.join(' ')}"`);
-    this.root.querySelector('.tables').innerHTML = this.matrices().map(([name, m, cols]) => `<div class="scroll"><table class="num" data-m="${esc(name)}">
+    this.renderTables();
+    this.emit('lookback-change', { words: f.words, heads: f.heads });
+  }
+
+  // The tables are written while their disclosure is open (closed, the figure and its readout carry the numbers).
+  renderTables() {
+    const f = this.flow, box = this.root.querySelector('.tables');
+    if (!f || !this.root.querySelector('details').open) {
+      box.innerHTML = '';
+      return;
+    }
+    box.innerHTML = this.matrices().map(([name, m, cols]) => `<div class="scroll"><table class="num" data-m="${esc(name)}">
       <caption>${esc(name)} (${m.length}×${m[0].length})</caption>
       <thead><tr><th scope="col"><span class="sr-only">row</span></th>${cols.map((c) => `<th scope="col">${esc(c)}</th>`).join('')}</tr></thead>
       <tbody>${m.map((r, i) => `<tr><th scope="row">${esc(name.startsWith('W_') ? `${i + 1}` : f.words[i])}</th>${r.map((v) => `<td>${v === null ? '—' : fmt(v, 3)}</td>`).join('')}</tr>`).join('')}</tbody>
     </table></div>`).join('');
     this.watchScrollers();
-    this.emit('lookback-change', { words: f.words, heads: f.heads });
   }
 
   // [name, rows, column names] of every matrix the figure draws, named as the figure names them
