@@ -89,18 +89,22 @@ function pronoun(model, probes, head) {
   return { probes: rows.length, head, ...chosen, best_here: [...all].sort((a, b) => b.on_name - a.on_name).slice(0, 3) };
 }
 
-// Made-up names: mean loss per token of the name the first time and the second time.
-function names(model, probes) {
+// Made-up names: mean loss per piece over the pieces of the name that can be copied (every piece but the first:
+// what precedes the first gives no hint of it), the first time and the second time, as the native evaluator
+// measures its probes; names of one piece have nothing to copy and are counted apart.
+export function names(model, probes) {
   const rows = probes.map(({ text, name }) => {
     const { ids, spans } = tokenSpans(model, text);
+    const [first, second] = mentions(text, name).map((c) => tokensIn(spans, c, c + name.length).slice(1));
+    if (!first.length || !second.length) return null;
     const f = model.forward(ids);
     const V = f.shape.V;
-    const loss = (c) => mean(tokensIn(spans, c, c + name.length).map((t) => nll(f.logits, V, t - 1, ids[t])));
-    const [first, second] = mentions(text, name);
+    const loss = (pieces) => mean(pieces.map((t) => nll(f.logits, V, t - 1, ids[t])));
     return [loss(first), loss(second)];
-  });
+  }).filter(Boolean);
   const first = mean(rows.map((r) => r[0])), second = mean(rows.map((r) => r[1]));
-  return { probes: rows.length, first_loss_nats: first, second_loss_nats: second, drop_nats: first - second };
+  return { probes: rows.length, one_piece_names: probes.length - rows.length, first_loss_nats: first, second_loss_nats: second,
+    drop_nats: first - second };
 }
 
 export function handwritten(model, set, pronounHead) {

@@ -32,6 +32,10 @@ export function checksums(dir) {
 }
 
 const fmt = (x, d = 3) => (typeof x === 'number' ? x.toFixed(d) : String(x));
+// A head as people read it: the card's "l.h" indexes (counting from 0) as layer.head counting from 1.
+export const headLabel = (indexes) => String(indexes).split('.').map((x) => Number(x) + 1).join('.');
+const HEAD_NUMBERING = 'the "head" fields are "layer_index.head_index", counting from 0; the card\'s text and card.md '
+  + 'name heads as people read them, layer.head counting from 1 (indexes "0.4" are head 1.5)';
 
 // The card.md lines of what eval-text.mjs measured (absent from cards written before it existed).
 function textSummary(card) {
@@ -46,12 +50,12 @@ function textSummary(card) {
   const tokRow = (what, t) => `| ${what} | ${fmt(t.handwritten.share_one_token)} / ${fmt(t.handwritten.tokens_per_word)} | ${fmt(t.stories260k_samples.share_one_token)} / ${fmt(t.stories260k_samples.tokens_per_word)} |`;
   return [
     '', '## Hand-written probes (plain English, kept out of training and of the tokenizer\'s data)', '',
-    `| set | object recall top-1 (probes) | pronoun head ${card.handwritten.final.pronoun.head}: weight on the right name / the other (probes) | made-up name loss, first -> second time, nats (probes) |`,
+    `| set | object recall top-1 (probes) | pronoun head ${headLabel(card.handwritten.final.pronoun.head)}: weight on the right name / the other (probes) | made-up name loss, first -> second time, nats (probes) |`,
     '|---|---|---|---|', row('development', card.handwritten.dev), row('final', card.handwritten.final),
     '', '## Generation', '',
     `${g.prompts} plain prompts, ${g.tokens_each} tokens each at temperature ${g.temperature}: ${g.samples_repeating_a_sentence} samples repeat a sentence verbatim; distinct 3-grams ${fmt(g.distinct_3gram_share)}. Greedy from "Once upon a time": longest repeated span ${g.greedy_longest_repeated_span_words} words.`,
     '', ...g.samples.map((x) => `> ${x}\n`),
-    '', `## Start mark by query position (head ${best}, the best over positions 1-64 in stories; queries in brackets)`, '',
+    '', `## Start mark by query position (head ${headLabel(best)}, the best over positions 1-64 in stories; queries in brackets)`, '',
     `| text | ${sm.stories.map((b) => b.positions).join(' | ')} |`, `|---|${sm.stories.map(() => '---|').join('')}`,
     bucketRow('stories', sm.stories, best), bucketRow('random tokens', sm.random_tokens, best),
     '', '## Tokenizer on text the project did not generate (share of words that are one token / tokens per word)', '',
@@ -110,7 +114,8 @@ function syncReadme(card) {
   writeFileSync(path, readme.replace(re, (_, a, b) => `${a}${readmeBlock(card)}\n${b}`));
 }
 
-function summary(card) {
+// card.md: the card in words and tables (heads named layer.head counting from 1).
+export function summary(card) {
   const v = card.validation, r = card.probes.recall, n = card.probes.name, h = card.heads;
   const lines = [
     '# Sprout: model card', '',
@@ -123,11 +128,11 @@ function summary(card) {
     ...(v.window ? [`| window (last 8 tokens) | ${fmt(v.window.loss_nats)} | ${fmt(v.window.perplexity, 2)} |`] : []),
     '', '## Probes', '',
     `- Object recall (${r.probes} probes): Sprout top-1 ${fmt(r.sprout_top1)}${r.window_top1 !== undefined ? `, window model ${fmt(r.window_top1)}` : ''}; swapping the early mention moves Sprout's prediction in ${fmt(r.swap_follows)} of probes.`,
-    `- Made-up names (${n.probes} probes): per-token loss ${fmt(n.first_loss_nats)} nats the first time, ${fmt(n.second_loss_nats)} the second time.`,
+    `- Made-up names (${n.probes} probes${n.one_piece_names ? `; ${n.one_piece_names} one-piece names left out` : ''}): loss per piece that can be copied (every piece but the first) ${fmt(n.first_loss_nats)} nats the first time, ${fmt(n.second_loss_nats)} the second time.`,
     `- Repeated random tokens: loss ${fmt(card.induction_test.first_half_loss_nats)} nats on the first half, ${fmt(card.induction_test.second_half_loss_nats)} on the repeat.`,
-    '', '## Heads (best three of each habit; even spread in brackets)', '',
+    '', '## Heads (best three of each habit; even spread in brackets; heads named layer.head counting from 1)', '',
     ...['previous_token', 'start_mark', 'four_or_more_back', 'induction', 'start_mark_on_random_tokens', 'previous_token_on_random_tokens', 'pronoun_to_name', 'pronoun_to_every_mention'].map((k) =>
-      `- ${k.replaceAll('_', ' ')} (${fmt(h[k].even)}): ${h[k].best.map((b) => `${b.head} ${fmt(b.score)}`).join(', ')}`),
+      `- ${k === 'four_or_more_back' ? 'four or more back (the start mark not counted)' : k.replaceAll('_', ' ')} (${fmt(h[k].even)}): ${h[k].best.map((b) => `${headLabel(b.head)} ${fmt(b.score)}`).join(', ')}`),
     ...textSummary(card),
     ...formatsTable(card),
     '', '## Files', '', '| file | bytes | sha256 |', '|---|---|---|',
@@ -206,11 +211,11 @@ async function measureText(card, seed, before, weights) {
   card.heads.start_mark_by_position.best_up_to_64 = { stories: up64, random_tokens: text.startMarkUpTo64(card.heads.start_mark_by_position.random_tokens) };
   card.acceptance.push(
     check('hand-written (final): object recall top-1', f.recall.top1, '>=', 0.8),
-    check(`hand-written (final): pronoun head ${f.pronoun.head}'s weight on the right name`, f.pronoun.on_name, '>=', 0.5),
-    check(`hand-written (final): pronoun head ${f.pronoun.head} weighs the right name above the other`, f.pronoun.name_wins, '>=', 0.8),
+    check(`hand-written (final): pronoun head ${headLabel(f.pronoun.head)}'s weight on the right name`, f.pronoun.on_name, '>=', 0.5),
+    check(`hand-written (final): pronoun head ${headLabel(f.pronoun.head)} weighs the right name above the other`, f.pronoun.name_wins, '>=', 0.8),
     check('hand-written (final): made-up name, first minus second occurrence loss (nats)', f.names.drop_nats, '>=', 2),
     check(`generation: samples repeating a sentence (of ${card.generation.prompts})`, card.generation.samples_repeating_a_sentence, '<=', 2),
-    check(`best start-mark head in stories, queries at positions 1-64 (${up64.head})`, up64.score, '>=', 0.5),
+    check(`best start-mark head in stories, queries at positions 1-64 (head ${headLabel(up64.head)})`, up64.score, '>=', 0.5),
   );
 }
 
@@ -221,7 +226,7 @@ const check = (criterion, value, op, need) => ({ criterion, value, need: `${op} 
 async function measure(tool, args, seed, before, weights, extra = {}) {
   const r = spawnSync(tool, [...args, '--weights', weights], { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0) fail(`lookback-eval failed: ${r.stderr.trim()}`);
-  const card = { model: 'sprout', ...JSON.parse(r.stdout), ...extra };
+  const card = { model: 'sprout', head_numbering: HEAD_NUMBERING, ...JSON.parse(r.stdout), ...extra };
   await measureText(card, Number(seed), before, weights);
   return card;
 }

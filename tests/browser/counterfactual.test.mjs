@@ -9,7 +9,7 @@ import { loadLookback } from 'lookback';
 import { open } from './harness.mjs';
 import { checkPNG, exportsOf, ready, until } from './widget-helpers.mjs';
 import { EDITS, EXAMPLES, editStory } from '../../web/js/widgets/counterfactual-examples.js';
-import { alignTokens, headsThatMoved } from '../../web/js/widgets/counterfactual-compare.js';
+import { alignTokens, headsOnTheEdit } from '../../web/js/widgets/counterfactual-compare.js';
 
 const lb = await loadLookback();
 const sprout = await lb.loadModel('sprout');
@@ -38,7 +38,7 @@ function expected(ex, kind, replacement) {
   const an = sprout.next(edited, { topK: V });
   const answer = wordToken(ex.answer);
   const rows = alignTokens(sprout.tokens(ex.story), sprout.tokens(edited));
-  const heads = headsThatMoved(sprout.forward(ex.story, { attention: true }), sprout.forward(edited, { attention: true }), rows);
+  const heads = headsOnTheEdit(sprout.forward(ex.story, { attention: true }), sprout.forward(edited, { attention: true }), rows);
   return { edited, bn, an, answer, heads, repl: kind === 'swap' ? wordToken(replacement) : null };
 }
 
@@ -80,8 +80,8 @@ test('every story and edit: the probabilities before and after are the API\'s, t
       assert.equal(r.answer.id, want.answer.id);
       assert.ok(Math.abs(r.answer.before - pOf(want.bn, want.answer.id)) < 1e-6, `${what}: answer before`);
       assert.ok(Math.abs(r.answer.after - pOf(want.an, want.answer.id)) < 1e-6, `${what}: answer after`);
-      assert.deepEqual(r.heads.map((h) => `${h.layer}.${h.head}`), want.heads.slice(0, r.heads.length).map((h) => `${h.layer}.${h.head}`), `${what}: heads`);
-      r.heads.forEach((h, i) => assert.ok(Math.abs(h.moved - want.heads[i].moved) < 1e-5, `${what}: moved`));
+      assert.deepEqual(r.heads.map((h) => `${h.layer_index}.${h.head_index}`), want.heads.slice(0, r.heads.length).map((h) => `${h.layer}.${h.head}`), `${what}: heads`);
+      r.heads.forEach((h, i) => assert.ok(Math.abs(h.onOld - want.heads[i].onOld) < 1e-5 && Math.abs(h.onNew - want.heads[i].onNew) < 1e-5, `${what}: weights on the edit`));
       const shown = await el.locator('.verdict').textContent();
       assert.equal(shown, r.verdict);
       const aMove = `${fmt(pOf(want.bn, want.answer.id))} → ${fmt(pOf(want.an, want.answer.id))} for ${ex.answer}`;
@@ -98,7 +98,7 @@ test('every story and edit: the probabilities before and after are the API\'s, t
         assert.equal(/left the prediction alone/.test(shown), alone, `${what}: ${shown}`);
       }
       const headsShown = await el.locator('table.head').evaluateAll((ts) => ts.map((t) => t.dataset.head));
-      assert.deepEqual(headsShown, r.heads.map((h) => `${h.layer}.${h.head}`));
+      assert.deepEqual(headsShown, r.heads.map((h) => `${h.layer_index + 1}.${h.head_index + 1}`));
     }
   }
 });
@@ -118,7 +118,7 @@ test('keyboard: choose a story and an edit, type a replacement; the numbers foll
   assert.ok(Math.abs(r.replacement.after - pOf(want.an, want.repl.id)) < 1e-6);
   assert.match(await el.locator('.after mark.new').first().textContent(), /^ball$/);
   assert.equal(await el.locator('.change').textContent(),
-    `Probability of ${JSON.stringify(want.answer.text)}: ${pOf(want.bn, want.answer.id).toFixed(3)} before, ${pOf(want.an, want.answer.id).toFixed(3)} after `
+    `Probability of ${want.answer.text.replace(/ /g, '\u2423')}: ${pOf(want.bn, want.answer.id).toFixed(3)} before, ${pOf(want.an, want.answer.id).toFixed(3)} after `
     + `(change ${(() => { const d = pOf(want.an, want.answer.id) - pOf(want.bn, want.answer.id); return `${d >= 0 ? '+' : ''}${d.toFixed(3).replace(/^-0\.000$/, '0.000')}`; })()}).`);
 });
 

@@ -61,14 +61,16 @@ test('each widget renders alone and shows its numbers', T, async () => {
     m.dispose();
     return t;
   }, story);
-  assert.equal(await win.locator('.sees').textContent(), `Before the blank, the window sees: ${tokens.slice(-8).join('|')}`);
+  const chips = (list) => list.join('').replace(/ /g, '\u2423').replace(/\n/g, '\u21b5');
+  assert.equal(await win.locator('.sees').textContent(), `Before the blank, the window sees: ${chips(tokens.slice(-8))}`);
+  assert.equal(await win.locator('.sees .chip').count(), 8, 'each token a chip');
   assert.match(await win.locator('.far').textContent(), /"doll" is \d+ tokens back: it fell out of the window/);
   await win.locator('input[type=range]').focus();
   for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowLeft');
   await until(() => win.locator('.far').textContent(), (v) => /inside the window/.test(v), 'doll inside the window');
   // pointer: a click on a token moves the window to end there
   await win.locator('.tok[data-i="10"]').click();
-  const sees = `Before "${tokens[11].trim()}", the window sees: ${tokens.slice(3, 11).join('|')}`;
+  const sees = `Before "${tokens[11].trim()}", the window sees: ${chips(tokens.slice(3, 11))}`;
   await until(() => win.locator('.sees').textContent(), (v) => v === sees, `window ending at token 10 (${sees})`);
 });
 
@@ -94,7 +96,7 @@ test('the model widgets take their attributes when embedded', T, async () => {
   const card = await page.evaluate(() => fetch('models/sprout/card.json').then((r) => r.json()));
   const head1 = (s) => s.split('.').map((x) => Number(x) + 1).join('.');
   const x = await ready(page, 'lookback-explorer');
-  assert.equal((await x.locator('.tok.query').textContent()).trim(), 'he', 'query-text picks the pronoun');
+  assert.equal((await x.locator('.tok.query').textContent()).replace('\u2423', ' ').trim(), 'he', 'query-text picks the pronoun');
   assert.equal(await x.locator('select.head').inputValue(), '-1', 'head="all" averages the layer');
   assert.equal(await x.locator('[data-example="pronoun"]').getAttribute('aria-checked'), 'true');
   const g = await ready(page, 'lookback-heads-grid');

@@ -68,7 +68,7 @@ test('the prose reads every model number from the card and config; no section 1,
   const [l, h] = CARD.heads.pronoun_to_name.best[0].head.split('.').map(Number);
   await until(async () => [await x.getAttribute('layer'), await x.getAttribute('head')], (v) => v[0] === String(l + 1) && v[1] === String(h + 1), 'the pronoun head opened');
   await ready(page, 'lookback-explorer');
-  await until(async () => (await x.locator('.tok.query').textContent().catch(() => '')).trim(), (v) => v === 'he', 'the query is "he"');
+  await until(async () => (await x.locator('.tok.query').textContent().catch(() => '')).replace('\u2423', ' ').trim(), (v) => v === 'he', 'the query is "he"');
   assert.match(await x.locator('.caption').textContent(), new RegExp(`^head ${head1(CARD.heads.pronoun_to_name.best[0].head).replace('.', '\\.')}: "he" puts`));
 });
 
@@ -228,8 +228,11 @@ test('induction: per-token probabilities and the induction head\'s weight equal 
     await until(() => texts(el.locator('td.p2')), (v) => JSON.stringify(v) === JSON.stringify(e.map((r) => f3(r.p2))), `${what}: p second`);
     assert.deepEqual(await texts(el.locator('td.p1')), e.map((r) => f3(r.p1)), `${what}: p first`);
     assert.deepEqual(await texts(el.locator('td.w')), e.map((r) => (r.w === null ? '—' : r.w.toFixed(2))), `${what}: induction weight`);
-    const sum1 = e.reduce((s, r) => s - Math.log(r.p1), 0), sum2 = e.reduce((s, r) => s - Math.log(r.p2), 0);
-    assert.equal(await el.locator('.sum').textContent(), `Loss on the name: ${sum1.toFixed(2)} nats the first time, ${sum2.toFixed(2)} nats the second time.`);
+    // the headline: the loss per piece over the pieces that can be copied (all but the first), as the card measures it
+    const copied = e.slice(1), n = copied.length;
+    const mean1 = copied.reduce((s, r) => s - Math.log(r.p1), 0) / n, mean2 = copied.reduce((s, r) => s - Math.log(r.p2), 0) / n;
+    assert.equal(await el.locator('.sum').textContent(), `Loss per piece that can be copied (the ${n === 1 ? 'piece' : `${n} pieces`} after the first): `
+      + `${mean1.toFixed(2)} nats the first time, ${mean2.toFixed(2)} nats the second time.`);
   };
   await check(await el.locator('input').inputValue(), 'the default name');
   assert.match(await el.locator('.head').textContent(), new RegExp(`^Head ${head1(CARD.heads.induction.best[0].head).replace('.', '\\.')} `));

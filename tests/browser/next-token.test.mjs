@@ -42,7 +42,7 @@ after(async () => {
 
 const widget = () => b.page.locator(TAG).first();
 const shownRows = () => widget().locator('table.top tbody tr').evaluateAll((rows) => rows.map((r) => ({
-  id: Number(r.dataset.id), token: JSON.parse(r.querySelector('.tok').textContent), p: r.querySelector('.p').textContent })));
+  id: Number(r.dataset.id), token: r.querySelector('.tok .chip').textContent.replace(/\u2423/g, ' ').replace(/\u21b5/g, '\n'), p: r.querySelector('.p').textContent })));
 const apiRows = (model, text, temperature, k = 8) => model.next(text, { topK: k, temperature })
   .map((t) => ({ id: t.id, token: t.token, p: t.p.toFixed(3) }));
 const waitRows = (model, text, temperature, what) => until(shownRows, (v) => JSON.stringify(v) === JSON.stringify(apiRows(model, text, temperature)), what, 20000);

@@ -38,8 +38,12 @@ TEST_CASE("head scores of known patterns") {
   CHECK(r.previous_token.score[2] == doctest::Approx(r.previous_token.even));
   CHECK(r.start_mark.score[2] == doctest::Approx(r.start_mark.even));
   CHECK(r.four_or_more_back.score[2] == doctest::Approx(r.four_or_more_back.even));
-  CHECK(r.four_or_more_back.score[1] == doctest::Approx(1.0));  // position 0 is at least 4 back from every t >= 4
+  CHECK(r.four_or_more_back.score[1] == doctest::Approx(0.0));  // the start mark is not "far back": it is its own habit
   CHECK(r.four_or_more_back.score[0] == doctest::Approx(0.0));
+  CHECK(r.four_or_more_back.count == (5 - 5) + (12 - 5) + (30 - 5));  // queries t >= 5: at least one key 1..t-4
+  double even = 0;
+  for (int T : {12, 30}) for (int t = 5; t < T; ++t) even += (t - 4) / double(t + 1);
+  CHECK(r.four_or_more_back.even == doctest::Approx(even / r.four_or_more_back.count));
   CHECK(r.previous_token.count == (5 - 2) + (12 - 2) + (30 - 2));
   const auto best = best_heads(r.previous_token, 3, 2);
   REQUIRE(best.size() == 2);
@@ -110,11 +114,11 @@ TEST_CASE("measure_heads equals the scores read straight off the model's attenti
     const std::vector<float> attention = fresh.attention();  // [L*H, T, T]
     const float* a = attention.data();
     for (int t = 2; t < T; ++t, ++rows) {
-      if (t >= 4) ++far_rows;
+      if (t >= 5) ++far_rows;
       for (int lh = 0; lh < LH; ++lh) {
         const float* row = a + (std::size_t(lh) * T + t) * T;
         prev[lh] += row[t - 1], first[lh] += row[0];
-        if (t >= 4) for (int k = 0; k <= t - 4; ++k) far[lh] += row[k];
+        if (t >= 5) for (int k = 1; k <= t - 4; ++k) far[lh] += row[k];
       }
     }
   }

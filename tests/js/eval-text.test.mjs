@@ -88,3 +88,26 @@ test('the hand-written probe sets have their labels in place and are read by not
   const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(new URL(`${e.name}/`, dir)) : [new URL(e.name, dir)]));
   for (const f of walk(new URL('wasm/', root))) assert.ok(!readFileSync(f, 'utf8').includes('handwritten'), f.pathname);
 });
+
+test('made-up names: the loss per piece over the pieces that can be copied, every piece but the first', async () => {
+  const m = await randomModel();
+  const text = 'A cat named Zibblor sat. Then Zibblor ran off.';
+  const name = 'Zibblor';
+  const { ids, spans } = E.tokenSpans(m, text);
+  const f = m.forward(ids);
+  const V = f.shape.V;
+  const loss = (t) => {
+    const row = Array.from(f.logits.subarray((t - 1) * V, t * V));
+    const mx = Math.max(...row);
+    return Math.log(row.reduce((s, x) => s + Math.exp(x - mx), 0)) + mx - row[ids[t]];
+  };
+  // the tokens of each mention, by their spans over the text
+  const pieces = [text.indexOf(name), text.lastIndexOf(name)].map((c) => spans.flatMap(([a, b], i) => (i > 0 && a < c + name.length && b > c ? [i] : [])));
+  assert.ok(pieces.every((p) => p.length >= 2), `the name is several pieces here: ${pieces}`);
+  const want = pieces.map((p) => p.slice(1).reduce((s, t) => s + loss(t), 0) / (p.length - 1));
+  const got = E.names(m, [{ text, name }]);
+  assert.equal(got.probes, 1);
+  assert.ok(Math.abs(got.first_loss_nats - want[0]) < 1e-9, `first: ${got.first_loss_nats} vs ${want[0]}`);
+  assert.ok(Math.abs(got.second_loss_nats - want[1]) < 1e-9, `second: ${got.second_loss_nats} vs ${want[1]}`);
+  m.dispose();
+});

@@ -65,6 +65,17 @@ test('the card\'s compact-format rows come from Sprout loaded in those formats (
     }
   });
 
+test('the card\'s text and card.md name heads as people read them, layer.head counting from 1', async () => {
+  const { headLabel, summary } = await import('../../.scripts/eval.mjs');
+  assert.match(card.head_numbering, /counting from 0/, 'the card says its head fields are indexes from 0');
+  const pronoun = card.handwritten.final.pronoun.head, startMark = card.heads.start_mark_by_position.best_up_to_64.stories.head;
+  const named = card.acceptance.map((a) => a.criterion).filter((c) => /head \d+\.\d+/.test(c));
+  assert.deepEqual(named.map((c) => c.match(/head (\d+\.\d+)/)[1]), [headLabel(pronoun), headLabel(pronoun), headLabel(startMark)]);
+  assert.equal(readFileSync(`${models}sprout/card.md`, 'utf8'), summary(card), 'card.md is the one npm run eval writes from the card');
+  const best = card.heads.induction.best[0].head;
+  assert.match(summary(card), new RegExp(`^- induction \\([0-9.]+\\): ${headLabel(best).replace('.', '\\.')} `, 'm'));
+});
+
 test('the model block of web/docs/models.md is the one npm run eval writes from the card', async () => {
   const { readmeBlock } = await import('../../.scripts/eval.mjs');
   const readme = readFileSync(new URL('../../web/docs/models.md', import.meta.url), 'utf8');

@@ -5,5 +5,5 @@
 export const TRAIN_TASKS = Object.freeze({
   induction: Object.freeze({ label: 'random symbols, repeated', scored: 'repeat' }),
   previous: Object.freeze({ label: 'copy the token before', scored: 'copied tokens' }),
-  corpus: Object.freeze({ label: 'Sprout stories (bytes)', scored: 'held-out text' }),
+  corpus: Object.freeze({ label: 'Sprout stories (bytes)', scored: 'held-out text', all: true }),  // all: every held-out token scored (its loss is the held-out loss)
 });

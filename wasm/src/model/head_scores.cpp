@@ -53,7 +53,8 @@ void HeadScoreAccumulator::add_previous_and_start(HeadHabit& previous, HeadHabit
 void HeadScoreAccumulator::add_text(const float* a, int T) {
   for (int t = 2; t < T; ++t) {
     add_previous_and_start(sums_.previous_token, sums_.start_mark, a, T, t);
-    if (t >= 4) add(sums_.four_or_more_back, a, T, t, 0, t - 4, (t - 3) / double(t + 1));
+    // far back: keys 1..t-4; the start mark (key 0) is its own habit and would pass for long-range attention here
+    if (t >= 5) add(sums_.four_or_more_back, a, T, t, 1, t - 4, (t - 4) / double(t + 1));
   }
 }
 

@@ -1,5 +1,5 @@
 // Measured habits of attention heads, accumulated over texts: the average weight each head puts on the
-// previous token, on the start mark, on tokens 4 or more back, and an induction score on a random sequence
+// previous token, on the start mark, on tokens 4 or more back (the start mark not counted), and an induction score on a random sequence
 // repeated twice, and the weights on the start mark and on the previous token while reading that sequence the
 // first time (nothing before it can be copied); each beside what an even spread over the visible tokens would
 // give. Works on attention weights [L, H, T, T] (row t = query t, zero above the diagonal; position 0 holds the
@@ -24,7 +24,7 @@ struct HeadScores {
   // One name per measure, the same in the bindings (camelCase), the JS API and the model card.
   HeadHabit previous_token;     // weight on position t-1, queries t >= 2
   HeadHabit start_mark;         // weight on position 0 (the start mark), queries t >= 2
-  HeadHabit four_or_more_back;  // weight on positions <= t-4, queries t >= 4
+  HeadHabit four_or_more_back;  // weight on positions 1..t-4 (the start mark not counted), queries t >= 5
   HeadHabit induction;          // second copy of a repeat: weight on the token after the earlier copy of the current token
   HeadHabit start_mark_on_random_tokens;      // first copy of a repeat: weight on position 0, queries t >= 2 (nothing to copy yet)
   HeadHabit previous_token_on_random_tokens;  // first copy of a repeat: weight on position t-1, queries t >= 2

@@ -108,17 +108,23 @@ json recall(const Ctx& c, Session& s, const std::vector<corpus::Probe>& probes) 
   return out;
 }
 
-// Mean per-token loss of the tokens covering bytes [begin, begin + len).
-double span_loss(const Ctx& c, Session& s, const std::vector<std::pair<int, int>>& spans, const std::vector<int>& ids,
-                 int begin, int len) {
+// Mean per-token loss of the tokens covering bytes [begin, begin + len) after the first of them: the first piece
+// of a name cannot be copied (what comes before it gives no hint of it), so only the pieces after it are measured.
+// `pieces` is how many that is (0 for a one-piece name).
+double copyable_loss(const Ctx& c, Session& s, const std::vector<std::pair<int, int>>& spans, const std::vector<int>& ids,
+                     int begin, int len, int& pieces) {
   const std::vector<int> pos = tokens_in(spans, begin, begin + len);
   double sum = 0;
-  for (int p : pos) sum += nll(s.logits(p - 1), c.V, ids[p]);
-  return pos.empty() ? 0.0 : sum / double(pos.size());
+  for (std::size_t k = 1; k < pos.size(); ++k) sum += nll(s.logits(pos[k] - 1), c.V, ids[pos[k]]);
+  pieces = pos.size() > 1 ? int(pos.size()) - 1 : 0;
+  return pieces ? sum / double(pieces) : 0.0;
 }
 
+// Made-up names said twice: the mean per-token loss of the pieces that can be copied (all but the first), the first
+// time and the second time; names of one piece have nothing to copy and are counted apart.
 json names(const Ctx& c, Session& s, const std::vector<corpus::Probe>& probes) {
   double n = 0, first = 0, second = 0;
+  long one_piece = 0;
   for (const auto& p : probes) {
     if (p.kind != "name") continue;
     const std::vector<int> ids = c.encode(p.text);
@@ -126,11 +132,17 @@ json names(const Ctx& c, Session& s, const std::vector<corpus::Probe>& probes) {
     s.reset();
     s.process(ids);
     const auto spans = token_spans(*c.m.tokenizer, ids);
-    first += span_loss(c, s, spans, ids, p.first_char, int(p.name.size()));
-    second += span_loss(c, s, spans, ids, p.second_char, int(p.name.size()));
-    n += 1;
+    int pieces1 = 0, pieces2 = 0;
+    const double l1 = copyable_loss(c, s, spans, ids, p.first_char, int(p.name.size()), pieces1);
+    const double l2 = copyable_loss(c, s, spans, ids, p.second_char, int(p.name.size()), pieces2);
+    if (!pieces1 || !pieces2) {
+      ++one_piece;
+      continue;
+    }
+    first += l1, second += l2, n += 1;
   }
-  return {{"probes", n}, {"first_loss_nats", n ? first / n : 0.0}, {"second_loss_nats", n ? second / n : 0.0},
+  return {{"probes", n}, {"one_piece_names", one_piece}, {"measured_on", "the name's pieces after the first (the first cannot be copied)"},
+          {"first_loss_nats", n ? first / n : 0.0}, {"second_loss_nats", n ? second / n : 0.0},
           {"drop_nats", n ? (first - second) / n : 0.0}};
 }
 

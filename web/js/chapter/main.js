@@ -43,7 +43,7 @@ const card = client.models.card('sprout');
 Promise.all([card, client.models.bundledJson('sprout', 'config.json')])
   .then(([c, config]) => fillCardSlots(document, c, config));
 
-function openInExplorer({ layer, head, text, example, token }, explorer = document.querySelector('lookback-explorer')) {
+function openInExplorer({ layer, head, text, example, token, where }, explorer = document.querySelector('lookback-explorer')) {
   if (!explorer || !(layer >= 0 && head >= 0)) return;
   if (text) explorer.setAttribute('text', text);
   if (example) {
@@ -54,6 +54,9 @@ function openInExplorer({ layer, head, text, example, token }, explorer = docume
   explorer.setAttribute('head', String(head + 1));
   if (token) explorer.setAttribute('query-text', token);
   else explorer.removeAttribute('query-text');
+  // re-set, so the same button picks again after the reader moved on
+  explorer.removeAttribute('query-where');
+  if (where) explorer.setAttribute('query-where', where);
   explorer.scrollIntoView({ block: 'start' });
 }
 // a head clicked in the heads grid opens in the explorer beside it (the section's own, else section 2's), on the
@@ -88,5 +91,5 @@ document.addEventListener('click', async (e) => {
   const b = e.target.closest?.('button.open-head[data-head-from]');
   if (!b) return;
   const [layer, head] = String(valueAt(await card, b.dataset.headFrom) ?? '').split('.').map(Number);
-  openInExplorer({ layer, head, example: b.dataset.example, token: b.dataset.token });
+  openInExplorer({ layer, head, example: b.dataset.example, token: b.dataset.token, where: b.dataset.queryWhere });
 });

@@ -1,6 +1,7 @@
 // The counterfactual's comparison of two texts that differ in one edit: their tokens lined up, and the heads
-// whose attention at the last token moved most. Pure (plain arrays and the JS API's forward() results), so a
-// test can run it on the API's own output. Not the widget (counterfactual.js) and not the stories.
+// that look at the edit from the last token (onto the new word, off the old one). Pure (plain arrays and the JS
+// API's forward() results), so a test can run it on the API's own output. Not the widget (counterfactual.js) and
+// not the stories.
 
 // Lines up two token lists that differ in one span: the common prefix and suffix token by token, the edited
 // span as one row. Returns rows { before: [indices], after: [indices], edited? }.
@@ -16,20 +17,24 @@ export function alignTokens(a, b) {
   return rows;
 }
 
-// The heads whose attention at the last token moved most between the two texts (half the summed absolute
-// change over aligned rows: 0 = the same, 1 = disjoint), each with its aligned rows' weights.
-export function headsThatMoved(before, after, rows) {
+// What each head at the predicting position (the last token) puts on the edit: its weight on the edited words
+// before the edit (the old word, `onOld`) and after it (the new word, `onNew`), with its aligned rows' weights.
+// Ranked by the weight moved onto the new word; for a removal (no new word) by the weight that had been on the old
+// one and had to go elsewhere. A copying head ranks first either way.
+export function headsOnTheEdit(before, after, rows) {
   const { L, H } = before.shape;
   const Tb = before.shape.T, Ta = after.shape.T;
+  const e = rows.findIndex((r) => r.edited);
+  const removal = e >= 0 && rows[e].after.length === 0;
   const out = [];
   for (let l = 0; l < L; l++) {
     for (let h = 0; h < H; h++) {
       const rb = before.attention.subarray(((l * H + h) * Tb + Tb - 1) * Tb, ((l * H + h) * Tb + Tb) * Tb);
       const ra = after.attention.subarray(((l * H + h) * Ta + Ta - 1) * Ta, ((l * H + h) * Ta + Ta) * Ta);
       const weights = rows.map((r) => ({ before: r.before.reduce((x, i) => x + rb[i], 0), after: r.after.reduce((x, i) => x + ra[i], 0) }));
-      const moved = weights.reduce((x, w) => x + Math.abs(w.after - w.before), 0) / 2;
-      out.push({ layer: l, head: h, moved, weights });
+      out.push({ layer: l, head: h, onOld: e < 0 ? 0 : weights[e].before, onNew: e < 0 ? 0 : weights[e].after, weights });
     }
   }
-  return out.sort((x, y) => y.moved - x.moved || x.layer - y.layer || x.head - y.head);
+  const key = (x) => (removal ? x.onOld : x.onNew);
+  return out.sort((x, y) => key(y) - key(x) || x.layer - y.layer || x.head - y.head);
 }

@@ -1,13 +1,15 @@
 // <lookback-counterfactual>: a test of what the model copies. A story names an object early; the reader swaps
 // that word, removes it, or changes a word that should not matter; the widget shows the next-token
 // probabilities before and after side by side, the answer's change, the attention at the blank of the heads
-// that moved most, and a sentence, computed from the result, saying what the test decided. Every number is
-// the model's (next, forward, tokens through the controller). Not the stories (counterfactual-examples.js).
-import { define, esc, fmt } from './widget-kit.js';
+// that put most weight on the edit (onto the new word, off the old one), and a sentence, computed from the
+// result, saying what the test decided. Every number is the model's (next, forward, tokens through the
+// controller). Not the stories (counterfactual-examples.js).
+import { chip, define, esc, fmt } from './widget-kit.js';
 import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
 import { EDITS, EXAMPLES, editStory } from './counterfactual-examples.js';
-import { alignTokens, headsThatMoved } from './counterfactual-compare.js';
+import { alignTokens, headsOnTheEdit } from './counterfactual-compare.js';
+import { headName, shown } from './model-view.js';
 
 const CSS = `
 .story { background: var(--lb-page); border-radius: 8px; padding: .45rem .65rem; margin: .3rem 0; line-height: 1.6; }
@@ -41,6 +43,12 @@ function shownRows(rows) {
   const big = (row) => Math.max(row.weightBefore, row.weightAfter);
   const others = all.filter((row) => !row.edited && big(row) >= 0.03).sort((x, y) => big(y) - big(x)).slice(0, 6);
   return [...all.filter((row) => row.edited), ...others].sort((x, y) => x.i - y.i);
+}
+
+// A head's two numbers: its weight on the old word before the edit, and on the new word after it.
+function headLine(h, oldWord, newWord) {
+  return `Head ${h.name}: ${fmt(h.onOld)} of its weight on "${oldWord}" before the edit, `
+    + (newWord ? `${fmt(h.onNew)} on "${newWord}" after it` : 'and the word is gone after it');
 }
 
 /**
@@ -164,13 +172,13 @@ class CounterfactualWidget extends ModelWidget {
       this.wordToken(ex.answer, 'answer'), kind === 'swap' ? this.wordToken(replacement, 'replacement') : null]);
     const pOf = (dist, tok) => (tok ? dist.find((t) => t.id === tok.id)?.p ?? 0 : null);
     const rows = alignTokens(bTok, aTok);
-    const moved = headsThatMoved(bFwd, aFwd, rows).slice(0, this.nHeads);
+    const moved = headsOnTheEdit(bFwd, aFwd, rows).slice(0, this.nHeads);
     this.result = {
       model: model.label, story: before, edited: after, edit: { kind, word, replacement },
       answer: answer && { word: ex.answer, id: answer.id, token: answer.text, before: pOf(bNext, answer), after: pOf(aNext, answer) },
       replacement: repl && { word: replacement, id: repl.id, token: repl.text, before: pOf(bNext, repl), after: pOf(aNext, repl) },
       before: bNext.slice(0, this.k), after: aNext.slice(0, this.k),
-      heads: moved.map((m) => ({ layer: m.layer, head: m.head, moved: m.moved,
+      heads: moved.map((m) => ({ name: headName(m.layer, m.head), layer_index: m.layer, head_index: m.head, onOld: m.onOld, onNew: m.onNew,
         rows: rows.map((r, i) => ({ edited: !!r.edited, before: r.before.map((j) => bTok[j].text).join(''), after: r.after.map((j) => aTok[j].text).join(''),
           weightBefore: m.weights[i].before, weightAfter: m.weights[i].after })) })),
     };
@@ -218,20 +226,21 @@ class CounterfactualWidget extends ModelWidget {
     $('.verdict').textContent = r.verdict;
     const a = r.answer;
     const d = a ? a.after - a.before : 0;
-    $('.change').textContent = a ? `Probability of ${JSON.stringify(a.token)}: ${fmt(a.before, 3)} before, ${fmt(a.after, 3)} after (change ${d >= 0 ? '+' : ''}${fmt(d, 3)}).` : '';
+    $('.change').innerHTML = a ? `Probability of ${chip(a.token)}: ${fmt(a.before, 3)} before, ${fmt(a.after, 3)} after (change ${d >= 0 ? '+' : ''}${fmt(d, 3)}).` : '';
     const table = (list) => list.map((t) => `<tr class="${t.id === a?.id ? 'answer' : t.id === r.replacement?.id ? 'replacement' : ''}">
-      <td class="mono">${esc(JSON.stringify(t.token))}</td><td class="p">${fmt(t.p, 3)}</td></tr>`).join('');
+      <td>${chip(t.token)}</td><td class="p">${fmt(t.p, 3)}</td></tr>`).join('');
     $('.side-before tbody').innerHTML = table(r.before);
     $('.side-after tbody').innerHTML = table(r.after);
+    const oldWord = r.edit.word, newWord = r.edit.replacement;
     $('.heads').innerHTML = `<p class="hint">Attention from the last token (where the next token is predicted), in the
-      head${r.heads.length > 1 ? 's' : ''} whose weights moved most with the edit:</p>${r.heads.map((h) => {
+      head${r.heads.length > 1 ? 's' : ''} that ${newWord ? `put most weight on "${esc(newWord)}" after the edit` : `had most weight on "${esc(oldWord)}" before it was removed`}:</p>${r.heads.map((h) => {
       const shown = shownRows(h.rows);
-      return `<h4>Head ${h.layer}.${h.head} (layer ${h.layer}, head ${h.head}): ${fmt(100 * h.moved, 0)}% of its weight moved</h4>
-        <div class="scroll"><table class="num head" data-head="${h.layer}.${h.head}"><caption>The edited words, and weights of at least 0.03 before or after</caption>
+      return `<h4>${esc(headLine(h, oldWord, newWord))}</h4>
+        <div class="scroll"><table class="num head" data-head="${h.name}"><caption>The edited words, and weights of at least 0.03 before or after</caption>
         <thead><tr><th scope="col">token before</th><th scope="col">weight</th><th scope="col">token after</th><th scope="col">weight</th><th scope="col">change</th></tr></thead>
         <tbody>${shown.map((row) => {
           const c = row.weightAfter - row.weightBefore;
-          return `<tr class="${row.edited ? 'edited' : ''}"><td class="mono">${esc(JSON.stringify(row.before))}</td><td>${fmt(row.weightBefore)}</td><td class="mono">${esc(JSON.stringify(row.after))}</td>
+          return `<tr class="${row.edited ? 'edited' : ''}"><td>${row.before ? chip(row.before) : '—'}</td><td>${fmt(row.weightBefore)}</td><td>${row.after ? chip(row.after) : '—'}</td>
             <td>${fmt(row.weightAfter)}</td><td class="${c > 0.005 ? 'up' : c < -0.005 ? 'down' : ''}">${c >= 0 ? '+' : ''}${fmt(c)}</td></tr>`;
         }).join('')}</tbody></table></div>`;
     }).join('')}`;
@@ -251,11 +260,11 @@ class CounterfactualWidget extends ModelWidget {
       title: 'Test what the model copies',
       blocks: [{ text: `Before: ${r.story} ___` }, { text: `After: ${r.edited} ___` }, { text: r.verdict, bold: true },
         { table: { caption: 'Next token, before and after', header: ['before', 'p', 'after', 'p'],
-          rows: r.before.map((t, i) => [JSON.stringify(t.token), fmt(t.p, 3), JSON.stringify(r.after[i].token), fmt(r.after[i].p, 3)]) } },
-        ...r.heads.map((h) => ({ table: { caption: `Head ${h.layer}.${h.head}: ${fmt(100 * h.moved, 0)}% of its weight moved`,
+          rows: r.before.map((t, i) => [shown(t.token), fmt(t.p, 3), shown(r.after[i].token), fmt(r.after[i].p, 3)]) } },
+        ...r.heads.map((h) => ({ table: { caption: headLine(h, r.edit.word, r.edit.replacement),
           header: ['token before', 'weight', 'token after', 'weight'],
           rows: shownRows(h.rows)
-            .map((row) => [JSON.stringify(row.before), fmt(row.weightBefore), JSON.stringify(row.after), fmt(row.weightAfter)]) } }))],
+            .map((row) => [shown(row.before), fmt(row.weightBefore), shown(row.after), fmt(row.weightAfter)]) } }))],
     });
   }
 }

@@ -3,7 +3,7 @@
 // (or the layer's heads averaged), a query token picked by mouse, touch or arrow keys; a heat strip over the
 // earlier tokens (the future hatched, the start mark ◆ labelled), the head's habits from the model card, and a
 // table of the weights. Heads are named layer.head counting from 1. Not the model: the `model` compute op (ModelWidget).
-import { define, esc, fmt } from './widget-kit.js';
+import { chip, chipText, define, esc, fmt } from './widget-kit.js';
 import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
 import { EXAMPLES } from './examples.js';
@@ -21,7 +21,7 @@ select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-ra
 .strip { line-height: 2.6; padding: .5rem .4rem; background: var(--lb-page); border-radius: 8px; white-space: pre-wrap;
   touch-action: manipulation; user-select: none; }
 .strip:focus-visible { outline: 3px solid var(--lb-focus); }
-.tok { position: relative; padding: .25rem 0; border-radius: 3px; box-shadow: inset -1px 0 0 var(--lb-rule); cursor: pointer; font-family: var(--lb-mono); font-size: .9rem;
+.tok { position: relative; padding: .25rem .2em; cursor: pointer;
   background: var(--shade, transparent); color: var(--ink, inherit); }
 .tok.future { color: var(--lb-muted); background: repeating-linear-gradient(135deg, transparent 0 4px, var(--lb-rule) 4px 6px); }
 .tok.query { outline: 2px solid var(--lb-accent-2); }
@@ -52,7 +52,7 @@ const clampInt = (v, lo, hi, d) => {
  */
 class Explorer extends ModelWidget {
   static css = CSS;
-  static observedAttributes = ['text', 'example', 'layer', 'head', 'token', 'query-text', 'model'];
+  static observedAttributes = ['text', 'example', 'layer', 'head', 'token', 'query-text', 'query-where', 'model'];
 
   constructor() {
     super();
@@ -67,6 +67,7 @@ class Explorer extends ModelWidget {
     if (name === 'text' && v != null) this.text = v;
     if (name === 'example' && EXAMPLES.some((x) => x.id === v)) this.text = EXAMPLES.find((x) => x.id === v).text;
     if (name === 'query-text') this.queryText = v?.trim() || null;
+    if (name === 'query-where') this.queryWhere = v === 'start-mark' ? v : null;
     if (name === 'text' || name === 'example') this.query = null;
     if (name === 'layer') this.layer = clampInt(v, 1, 64, 1) - 1;
     if (name === 'head') this.head = v === 'all' ? -1 : clampInt(v, 1, 64, 1) - 1;
@@ -142,6 +143,7 @@ class Explorer extends ModelWidget {
   pick(i) {
     this.markInput();
     this.queryText = null;
+    this.queryWhere = null;
     this.query = i;
     this.invalidate({ now: true });
   }
@@ -198,7 +200,35 @@ class Explorer extends ModelWidget {
       this.card = card;
     }
     this.fillSelects();
+    if (this.queryWhere === 'start-mark') this.pickStartMark();
     this.render();
+  }
+
+  // query-where="start-mark": a query whose largest weight really is on ◆, with the most weight there: in the head
+  // shown if it has one (queries 2 on, where ◆ is not one of only two keys), else in the head that has.
+  pickStartMark() {
+    const { attention, shape, tokens } = this.result;
+    const best = (l, h) => {
+      let at = null;
+      for (let t = 2; t < tokens.length; t++) {
+        const row = attentionRow(attention, shape, l, h, t);
+        if (row.every((w, s) => s === 0 || w < row[0]) && (!at || row[0] > at.w)) at = { t, w: row[0] };
+      }
+      return at;
+    };
+    let pick = this.head >= 0 ? best(this.layer, this.head) : null;
+    if (pick) pick = { ...pick, l: this.layer, h: this.head };
+    else {
+      for (let l = 0; l < shape.L; l++) for (let h = 0; h < shape.H; h++) {
+        const at = best(l, h);
+        if (at && (!pick || at.w > pick.w)) pick = { ...at, l, h };
+      }
+    }
+    this.queryWhere = null;
+    if (!pick) return;
+    [this.layer, this.head, this.query, this.queryText] = [pick.l, pick.h, pick.t, null];
+    this.layerSel.value = String(this.layer);
+    this.headSel.value = String(this.head);
   }
 
   get modelName() {
@@ -212,32 +242,36 @@ class Explorer extends ModelWidget {
     this.row = row;
     this.shown = { layer: this.layer, head: this.head, q };   // what the exports describe (the controls may move on)
     this.strip.innerHTML = tokens.map((t, i) => {
-      const cls = `tok${i > q ? ' future' : ''}${i === q ? ' query' : ''}${i === 0 ? ' start' : ''}`;
+      const cls = `chip tok${i > q ? ' future' : ''}${i === q ? ' query' : ''}${i === 0 ? ' start' : ''}`;
       const w = i <= q ? row[i] : 0;
       const label = i > q ? `${t.text}, in the future: hidden` : `${t.text}, weight ${fmt(w, 2)}`;
       const shade = i <= q ? `--shade:${weightColour(w)};--ink:${inkOn(weightLab(w))}` : '';
       return `<span class="${cls}" data-i="${i}" id="t${i}" role="option" aria-selected="${i === q}" aria-label="${esc(label)}"
-        data-w="${i <= q ? w.toFixed(4) : ''}" style="${shade}">${esc(t.text)}</span>`;
+        data-w="${i <= q ? w.toFixed(4) : ''}" style="${shade}">${chipText(t.text)}</span>`;
     }).join('');
     this.strip.setAttribute('aria-activedescendant', `t${q}`);
     const name = this.head < 0 ? `layer ${this.layer + 1}, all heads averaged` : `head ${headName(this.layer, this.head)}`;
     let top = 0;
     for (let s = 1; s <= q; s++) if (row[s] > row[top]) top = s;
+    // the largest weight, then the token before and ◆, each named once
+    const word = (s) => (s === q ? 'itself' : s === 0 ? '◆ (the start mark)' : s === q - 1 ? `the token before it ("${tokens[s].text.trim() || tokens[s].text}")`
+      : `"${tokens[s].text.trim() || tokens[s].text}"`);
+    const keys = [top, ...[q - 1, 0].filter((s, i, a) => s >= 0 && s !== top && a.indexOf(s) === i)];
+    const parts = keys.map((s) => `${fmt(row[s], 2)} ${s === top ? 'of its weight ' : ''}on ${s === 0 && s !== top ? '◆' : word(s)}`);
     this.root.querySelector('.caption').textContent = `${name}: "${tokens[q].text.trim() || tokens[q].text}" puts `
-      + `${fmt(row[top], 2)} of its weight on ${top === q ? 'itself' : `"${tokens[top].text.trim() || tokens[top].text}"`}${top === 0 ? ' (the start mark)' : ''}`
-      + `${q > 0 ? `, ${fmt(row[q - 1], 2)} on the token before it` : ''}, and ${fmt(row[0], 2)} on ◆.`;
+      + `${parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0]}.`;
     const habits = this.root.querySelector('.habits');
     if (this.head >= 0 && this.card?.heads) {
       const c = this.card.heads;
       const part = (key, label) => (habit(this.card, key, this.layer, this.head) === null ? ''
         : `${label} ${fmt(habit(this.card, key, this.layer, this.head), 2)} (even spread ${fmt(c[key].even, 2)})`);
       habits.textContent = `Measured over held-out texts (model card), head ${headName(this.layer, this.head)}: `
-        + [part('previous_token', 'previous token'), part('start_mark', 'start mark'), part('four_or_more_back', '4 or more back'),
+        + [part('previous_token', 'previous token'), part('start_mark', 'start mark'), part('four_or_more_back', '4 or more back (not ◆)'),
           part('induction', 'induction (random tokens repeated)')].filter(Boolean).join('; ') + '.';
     } else habits.textContent = this.card ? '' : 'This model has no card: no measured habits to show.';
     this.root.querySelector('table.weights').innerHTML = `<caption>${esc(name)}, query ${q} "${esc(shown(tokens[q].text))}"</caption>
       <thead><tr><th scope="col">position</th><th scope="col">token</th><th scope="col">weight</th><th scope="col"><span class="sr-only">bar</span></th></tr></thead>
-      <tbody>${tokens.slice(0, q + 1).map((t, i) => `<tr data-i="${i}"><td>${i}</td><td class="t">${esc(shown(t.text))}</td>
+      <tbody>${tokens.slice(0, q + 1).map((t, i) => `<tr data-i="${i}"><td>${i}</td><td class="t">${chip(t.text)}</td>
         <td class="w">${fmt(row[i], 3)}</td><td><span class="bar" style="width:${Math.round(row[i] * 80)}px"></span></td></tr>`).join('')}</tbody>`;
     this.emit('lookback-change', { layer: this.layer, head: this.head, query: q, weights: Array.from(row) });
   }

@@ -1,5 +1,5 @@
 // <lookback-habits>: every head's measured habits, each beside what an even spread gives: average weight on
-// the previous token, on tokens 4 or more back and on the start mark ◆, from the model card (measured over
+// the previous token, on tokens 4 or more back (◆ not counted) and on the start mark ◆, from the model card (measured over
 // held-out texts), and recomputed live in the worker over the card's sample of held-out stories, one story at a
 // time with a progress bar, so the live averages can be watched approaching the card's. Not the measurement
 // itself (the core's headScores) and not an explanation of what the heads do.
@@ -11,7 +11,7 @@ import { cardHabits, habitsMap } from '../figures/index.js';
 
 // [the card's key, the same measure's key in headScores() (its camelCase), the column's title]
 const camel = (key) => key.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-const HABITS = [['previous_token', 'previous token'], ['four_or_more_back', '4 or more back'], ['start_mark', 'start mark ◆']]
+const HABITS = [['previous_token', 'previous token'], ['four_or_more_back', '4 or more back (not ◆)'], ['start_mark', 'start mark ◆']]
   .map(([card, title]) => [card, camel(card), title]);
 
 const CSS = `

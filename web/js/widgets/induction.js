@@ -1,8 +1,9 @@
 // <lookback-induction>: a made-up name said twice (the reader can type their own). For each token of the
-// name, the probability the model gave it the first time and the second time, and the loss on each; and the
+// name, the probability the model gave it the first time and the second time, and the loss on each; the loss per
+// piece over the pieces that can be copied (the card's measure, all but the first piece); and the
 // weight the card's best induction head puts, from each token of the second copy, on the token that followed
 // the same token in the first copy. Not the model: the `model` compute op (ModelWidget); the card names the head.
-import { define, esc, fmt } from './widget-kit.js';
+import { chip, define, esc, fmt } from './widget-kit.js';
 import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
 import { bestHead, shown, tokenProbability } from './model-view.js';
@@ -21,6 +22,16 @@ function find(ids, part, from = 0) {
     if (part.every((x, j) => ids[i + j] === x)) return i;
   }
   return -1;
+}
+
+// The measure the model card reports for made-up names (wasm/src/train/evaluate.cpp): the mean loss per piece over
+// the pieces that can be copied, every piece but the first (what precedes the first piece gives no hint of it), the
+// first time and the second time; null for a one-piece name.
+export function copyableLoss(rows) {
+  const copied = rows.slice(1);
+  if (!copied.length) return null;
+  const mean = (k) => copied.reduce((s, r) => s + r[k], 0) / copied.length;
+  return { pieces: copied.length, first: mean('loss1'), second: mean('loss2') };
 }
 
 /**
@@ -73,7 +84,7 @@ class Induction extends ModelWidget {
     const { text, name } = this;
     if (!/^[\p{L}][\p{L}'-]*$/u.test(name)) {
       this.root.querySelector('.text').textContent = text;
-      this.data = { text, name, first: -1, second: -1, head: null, rows: [] };
+      this.data = { text, name, first: -1, second: -1, head: null, rows: [], copyable: null };
       this.root.querySelector('table.tokens').innerHTML = '';
       this.root.querySelector('.sum').textContent = 'Type a name: letters only, one word.';
       return;
@@ -95,7 +106,7 @@ class Induction extends ModelWidget {
       const w = head && k > 0 ? f.attention[((head.layer * H + head.head) * T + (b + k - 1)) * T + (a + k)] : null;
       return { token: pieces[k].text, p1, p2, loss1: -Math.log(p1), loss2: -Math.log(p2), w };
     });
-    this.data = { text, name, first: a, second: b, head: head?.name ?? null, rows };
+    this.data = { text, name, first: a, second: b, head: head?.name ?? null, rows, copyable: copyableLoss(rows) };
     this.render();
   }
 
@@ -106,12 +117,15 @@ class Induction extends ModelWidget {
       <thead><tr><th scope="col">token</th><th scope="col">p, first</th><th scope="col">p, second</th>
         <th scope="col">loss first (nats)</th><th scope="col">loss second</th>
         <th scope="col">head ${esc(head ?? '?')}: weight on the first copy's next token</th></tr></thead>
-      <tbody>${rows.map((r, k) => `<tr data-k="${k}"><td class="t">${esc(shown(r.token))}</td><td class="p1">${fmt(r.p1, 3)}</td>
+      <tbody>${rows.map((r, k) => `<tr data-k="${k}"><td class="t">${chip(r.token)}</td><td class="p1">${fmt(r.p1, 3)}</td>
         <td class="p2">${fmt(r.p2, 3)}</td><td class="l1">${fmt(r.loss1, 2)}</td><td class="l2">${fmt(r.loss2, 2)}</td>
         <td class="w">${r.w === null ? '—' : fmt(r.w, 2)}</td></tr>`).join('')}</tbody>`;
-    const sum = (k) => rows.reduce((s, r) => s + r[k], 0);
-    this.root.querySelector('.sum').textContent = `Loss on the name: ${fmt(sum('loss1'), 2)} nats the first time, `
-      + `${fmt(sum('loss2'), 2)} nats the second time.`;
+    const c = this.data.copyable;
+    this.root.querySelector('.sum').textContent = c
+      ? `Loss per piece that can be copied (the ${c.pieces === 1 ? 'piece' : `${c.pieces} pieces`} after the first): `
+        + `${fmt(c.first, 2)} nats the first time, ${fmt(c.second, 2)} nats the second time.`
+      : 'This name is a single piece: the first piece of a name cannot be copied (the word before it gives no hint), '
+        + 'so there is nothing here to copy. Try a longer made-up name.';
     this.root.querySelector('.head').textContent = head
       ? `Head ${head} is the model card's best induction head (measured on random tokens repeated). The first piece of the `
         + 'second copy has no earlier twin to follow (its query is the word before the name), so its column is empty.'

@@ -115,7 +115,7 @@ class MaskBuilder extends LookbackWidget {
           <p class="hint">A small attention layer with fixed random weights. Change a later word and compare each
             position's output with the original sentence, using your mask and using no mask at all.</p>
           <div class="tokens" role="group" aria-label="Tokens (editable)"></div>
-          <div class="row"><button type="button" class="change-last">change the last word</button>
+          <div class="row"><button type="button" class="change-last">change a later word</button>
             <button type="button" class="reset-words">original words</button></div>
           <div class="scroll"><table class="num leak">
             <caption>Did this position's output change?</caption>
@@ -147,7 +147,8 @@ class MaskBuilder extends LookbackWidget {
       this.invalidate();
     });
     this.root.querySelector('.change-last').addEventListener('click', () => {
-      const i = this.T - 1;
+      // the later word an earlier token can see, if the mask lets one (so the test can catch the leak), else the last
+      const i = this.firstPeek(this.mask)?.[1] ?? this.T - 1;
       const options = ['rug', 'roof', 'bed', 'log', 'hat', 'box'];
       this.tokens[i] = options[(options.indexOf(this.tokens[i]) + 1) % options.length];
       this.markInput();
@@ -168,9 +169,10 @@ class MaskBuilder extends LookbackWidget {
     const T = this.T;
     this.root.querySelector('.size').value = String(T);
     this.focus = [Math.min(this.focus[0], T - 1), Math.min(this.focus[1], T - 1)];
-    this.grid.innerHTML = `<thead><tr><td></td>${this.base.map((w, j) => `<th scope="col">${j + 1} ${esc(w)}</th>`).join('')}</tr></thead>
-      <tbody>${this.base.map((w, i) => `<tr data-row="${i}"><th scope="row">${i + 1} ${esc(w)}</th>${this.base.map((_, j) =>
+    this.grid.innerHTML = `<thead><tr><td></td>${this.base.map((w, j) => `<th scope="col" data-word="${j}"></th>`).join('')}</tr></thead>
+      <tbody>${this.base.map((w, i) => `<tr data-row="${i}"><th scope="row" data-word="${i}"></th>${this.base.map((_, j) =>
         `<td role="gridcell"><button type="button" data-i="${i}" data-j="${j}" tabindex="-1"></button></td>`).join('')}</tr>`).join('')}</tbody>`;
+    this.syncLabels();
     this.syncGrid();
   }
 
@@ -186,7 +188,7 @@ class MaskBuilder extends LookbackWidget {
       b.tabIndex = i === this.focus[0] && j === this.focus[1] ? 0 : -1;
       const w = weights && computed[i] ? weights[i * T + j] : null;
       b.textContent = on ? (w === null ? '·' : fmt(w)) : '−∞';
-      b.setAttribute('aria-label', `${this.base[i]} (${i + 1}) sees ${this.base[j]} (${j + 1}): ${on ? `visible${w === null ? '' : `, weight ${fmt(w)}`}` : 'hidden'}${j > i ? ', future' : ''}`);
+      b.setAttribute('aria-label', `${this.tokens[i]} (${i + 1}) sees ${this.tokens[j]} (${j + 1}): ${on ? `visible${w === null ? '' : `, weight ${fmt(w)}`}` : 'hidden'}${j > i ? ', future' : ''}`);
     }
   }
 
@@ -196,8 +198,18 @@ class MaskBuilder extends LookbackWidget {
     this.syncTokens();
   }
 
+  // The words as they are now (the leak test edits them): the inputs, and the grid's row and column labels.
   syncTokens() {
     this.root.querySelectorAll('.tokens input').forEach((inp, i) => inp.classList.toggle('edited', this.tokens[i] !== this.base[i]));
+    this.syncLabels();
+    this.syncGrid(this.weights);
+  }
+
+  syncLabels() {
+    this.grid.querySelectorAll('th[data-word]').forEach((th) => {
+      const i = Number(th.dataset.word);
+      th.textContent = `${i + 1} ${this.tokens[i]}`;
+    });
   }
 
   toggle(i, j) {
@@ -301,14 +313,21 @@ class MaskBuilder extends LookbackWidget {
     const causal = this.isCausal(mask);
     const peek = this.firstPeek(mask);
     const standard = mask.every((r, i) => r.every((x, j) => x === Number(j <= i)));
-    this.root.querySelector('.verdict').textContent = causal
-      ? (standard ? 'This is the causal mask: every token sees itself and everything before it, nothing after.'
-        : 'This mask is causal: no token can see a later one (it also hides some earlier ones).')
-      : `This mask is not causal: "${base[peek[0]]}" (${peek[0] + 1}) can see "${base[peek[1]]}" (${peek[1] + 1}), a later token.`;
+    const allHidden = mask.every((r) => r.every((x) => !x));
+    const selfHidden = mask.filter((r, i) => !r[i]).length;
+    const word = (i) => `"${tokens[i]}" (${i + 1})`;
+    this.root.querySelector('.verdict').textContent = standard
+      ? 'This is the causal mask: every token sees itself and everything before it, nothing after.'
+      : allHidden ? 'This mask hides every key, each token\'s own position included: no token sees anything, not even itself. '
+          + 'Nothing leaks from the future, but every row is fully masked.'
+        : causal ? `No token can see a later one, so nothing leaks from the future; but this is not the causal mask: it also hides `
+          + `${selfHidden ? `${selfHidden === 1 ? 'one token\'s' : `${selfHidden} tokens'`} view of ${selfHidden === 1 ? 'itself' : 'themselves'}` : 'some earlier tokens'}`
+          + `${selfHidden && mask.some((r, i) => r.some((x, j) => j < i && !x)) ? ' and some earlier tokens' : ''}.`
+          : `This mask is not causal: ${word(peek[0])} can see ${word(peek[1])}, a later token.`;
     this.dataset.causal = String(causal);
     const warn = this.root.querySelector('.warn');
     warn.textContent = this.emptyRows > 0
-      ? `Warning: ${this.emptyRows} fully masked row${this.emptyRows > 1 ? 's' : ''} (${emptyRows.map((i) => `"${base[i]}"`).join(', ')}): every score is −∞, so softmax has nothing to share out. Here that row's weights are set to zero; a naive softmax would compute 0/0 and return NaN.`
+      ? `Warning: ${this.emptyRows} fully masked row${this.emptyRows > 1 ? 's' : ''} (${emptyRows.map((i) => `"${tokens[i]}"`).join(', ')}): every score is −∞, so softmax has nothing to share out. Here that row's weights are set to zero; a naive softmax would compute 0/0 and return NaN.`
       : '';
     this.dataset.emptyRows = String(this.emptyRows);
     const editedAt = tokens.map((t, i) => (t !== base[i] ? i : -1)).filter((i) => i >= 0);

@@ -149,6 +149,7 @@ class QkvPlane extends LookbackWidget {
     this.slider.addEventListener('input', () => {
       this.markInput();
       this.temperature = Number(this.slider.value);
+      this.leftPreset();
       this.syncControls();
       this.invalidate();
     });
@@ -208,12 +209,18 @@ class QkvPlane extends LookbackWidget {
     this.invalidate({ now: true });
   }
 
+  // A preset's line describes the preset: once a point or τ moves, it no longer holds.
+  leftPreset() {
+    this.root.querySelector('.status').textContent = '';
+  }
+
   // Moves a point (plane units), clamped to the plane, rounded to 0.01 so that the table shows exact inputs.
   movePoint(i, x, y) {
     const c = (v) => Math.round(Math.max(-RANGE, Math.min(RANGE, v)) * 100) / 100;
     const p = this.points[i];
     p[0] = c(x);
     p[1] = c(y);
+    this.leftPreset();
     this.syncControls();
     this.draw();
   }

@@ -1,17 +1,19 @@
-// <lookback-shuffle>: the shuffle test. The earlier tokens of a text are shuffled (again at a press, or moved by
-// drag or keyboard) while the start mark and the last token stay put, and every token's output is compared
+// <lookback-shuffle>: the shuffle test. The earlier words of a text are shuffled (again at a press, or moved by
+// drag or keyboard; a word's pieces move together, each word read with the space before it so its pieces are the
+// same wherever it stands) while the start mark and the last token stay put, and every token's output is compared
 // before and after: one attention layer alone (the core's attention, each token's embedding as its query, key
 // and value, no positions), and the whole model with rotary positions off and on. Every number comes from the
 // core; the widget only compares them. Its model is the page's (attribute `model`, as every model widget's:
 // the reader's own once they bring one). Not a claim checker: it reports whatever the core measures.
-import { abortError, define, esc, fmt, seeded } from './widget-kit.js';
+import { abortError, chip, define, esc, fmt, seeded } from './widget-kit.js';
 import { drawReport } from './export.js';
 import { ModelWidget } from './model-widget.js';
 
-const TEXT = 'The dog chased the cat.';
+const TEXT = 'The dog bites the man.';
 // A layer output counts as changed past this relative difference (float32 sums in another order differ by ~1e-7).
 const LAYER_TOL = 1e-5;
-// A next-token distribution counts as changed past this total variation distance.
+// A next-token distribution counts as changed when more than this share of its probability moved to other tokens
+// (the total variation distance: half the summed absolute differences).
 const MODEL_TOL = 1e-3;
 
 const RUNS = [
@@ -23,8 +25,9 @@ const RUNS = [
 const CSS = `
 .tokens { display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; margin: .3rem 0 .5rem; touch-action: none; }
 .tokens .lab { color: var(--lb-muted); font-size: .85rem; min-width: 5.2rem; }
-.tok { font-family: var(--lb-mono); font-size: .9rem; padding: .2rem .45rem; border-radius: 6px; border: 1px solid var(--lb-rule);
-  background: var(--lb-page); white-space: pre; min-height: 32px; }
+.word { display: inline-flex; align-items: center; gap: 0; padding: .2rem .3rem; border-radius: 6px; border: 1px solid var(--lb-rule);
+  background: var(--lb-page); min-height: 32px; font-size: .9rem; }
+.word .chip { margin: 0; }
 button.tok { cursor: grab; }
 button.tok.dragging { cursor: grabbing; outline: 2px dashed var(--lb-accent); }
 .tok.fixed { color: var(--lb-muted); }
@@ -89,13 +92,13 @@ class Shuffle extends ModelWidget {
       <p class="title">The shuffle test</p>
       <label class="text">text <input type="text" class="text" spellcheck="false"></label>
       <div class="tokens original" role="group" aria-label="The text in order"></div>
-      <div class="tokens shuffled" role="group" aria-label="The shuffled text: move a token with Shift or Alt and the arrow keys, or drag it"></div>
+      <div class="tokens shuffled" role="group" aria-label="The shuffled text: move a word with Shift or Alt and the arrow keys, or drag it"></div>
       <div class="row"><button type="button" class="again">Shuffle again</button><button type="button" class="reset">Put back in order</button></div>
-      <p class="hint">The start mark ◆ and the last token stay where they are; the tokens between them are shuffled.
-        Drag a token, or focus it and press Shift + ← or → to move it.</p>
+      <p class="hint">The start mark ◆ and the last token stay where they are; the words between them are shuffled, each
+        word's pieces kept together. Drag a word, or focus it and press Shift + ← or → to move it.</p>
       <p class="result" aria-live="polite"></p>
       <div class="scroll"><table class="num summary"><caption>The last token's output, before and after the shuffle</caption>
-        <thead><tr><th scope="col">computation</th><th scope="col">last output</th><th scope="col">change</th><th scope="col">next token, before → after</th></tr></thead>
+        <thead><tr><th scope="col">computation</th><th scope="col">last token's output</th><th scope="col">how much the next-token probabilities moved</th></tr></thead>
         <tbody></tbody></table></div>
       <details open><summary>Every token's output</summary><div class="scroll"><table class="num each">
         <caption>Each token's output, compared with the same token's output in the original order</caption>
@@ -151,7 +154,7 @@ class Shuffle extends ModelWidget {
     row.addEventListener('pointercancel', stop);
   }
 
-  // A seeded shuffle of the positions 1..n that is never the original order (when n > 1).
+  // A seeded shuffle of the word numbers 1..n that is never the original order (when n > 1).
   shuffled(n) {
     const { uniform } = seeded(this.seed);
     const p = Array.from({ length: n }, (_, i) => i + 1);
@@ -165,7 +168,7 @@ class Shuffle extends ModelWidget {
     return p;
   }
 
-  // Moves the token at shuffled position `from` (1-based, inside the span) to `to`, shifting the others.
+  // Moves the word at shuffled position `from` (1-based, inside the span) to `to`, shifting the others.
   move(from, to, focus = false) {
     if (!this.tokens) return;   // a new text is being read: its chips come with its tokens
     const n = this.order.length;
@@ -192,18 +195,24 @@ class Shuffle extends ModelWidget {
     }
   }
 
-  shuffledTokens({ tokens, order }) {
-    const T = tokens.length;
-    return [tokens[0], ...order.map((o) => tokens[o]), tokens[T - 1]];
+  // The token positions, in the order the shuffled text has them: the start mark, the words in `order`, the last.
+  static tokenOrder(words, order, T) {
+    return [0, ...order.flatMap((o) => words[o - 1]), T - 1];
+  }
+
+  shuffledTokens({ tokens, words, order }) {
+    return Shuffle.tokenOrder(words, order, tokens.length).map((i) => tokens[i]);
   }
 
   drawTokens(focusPos = null) {
-    const T = this.tokens.length;
-    const chip = (t, cls = '') => `<span class="tok ${cls}">${esc(t.text)}</span>`;
-    this.root.querySelector('.original').innerHTML = `<span class="lab">in order</span>${this.tokens.map((t, i) => chip(t, i === 0 || i === T - 1 ? 'fixed' : '')).join('')}`;
-    const mid = this.order.map((o, k) => `<button type="button" class="tok${o !== k + 1 ? ' moved' : ''}" data-pos="${k + 1}"
-      tabindex="${(focusPos ?? 1) === k + 1 ? 0 : -1}" aria-label="${esc(this.tokens[o].text.trim() || this.tokens[o].text)}, position ${k + 2} of ${T}${o !== k + 1 ? `, was ${o + 1}` : ''}">${esc(this.tokens[o].text)}</button>`).join('');
-    this.root.querySelector('.shuffled').innerHTML = `<span class="lab">shuffled</span>${chip(this.tokens[0], 'fixed')}${mid}${chip(this.tokens[T - 1], 'fixed')}`;
+    const T = this.tokens.length, n = this.words.length;
+    const word = (w) => w.map((i) => chip(this.tokens[i].text)).join('');
+    const fixed = (i) => `<span class="word fixed">${chip(this.tokens[i].text)}</span>`;
+    const said = (w) => w.map((i) => this.tokens[i].text).join('').trim();
+    this.root.querySelector('.original').innerHTML = `<span class="lab">in order</span>${fixed(0)}${this.words.map((w) => `<span class="word">${word(w)}</span>`).join('')}${fixed(T - 1)}`;
+    const mid = this.order.map((o, k) => `<button type="button" class="word tok${o !== k + 1 ? ' moved' : ''}" data-pos="${k + 1}"
+      tabindex="${(focusPos ?? 1) === k + 1 ? 0 : -1}" aria-label="${esc(said(this.words[o - 1]))}, word ${k + 1} of ${n}${o !== k + 1 ? `, was ${o}` : ''}">${word(this.words[o - 1])}</button>`).join('');
+    this.root.querySelector('.shuffled').innerHTML = `<span class="lab">shuffled</span>${fixed(0)}${mid}${fixed(T - 1)}`;
     if (focusPos) this.root.querySelector(`button.tok[data-pos="${focusPos}"]`)?.focus();
   }
 
@@ -211,22 +220,36 @@ class Shuffle extends ModelWidget {
     const model = this.modelKey, source = this.modelName;
     if (!this.tokens) {
       const { text, wantOrder } = this;
-      const tokens = await this.askModel('tokens', [text], 'tokens');
+      const said = text.trim().split(/\s+/).filter(Boolean);
+      // each word read with the space before it, so its pieces are the same wherever it moves
+      const [all, ...pieces] = await Promise.all([this.askModel('tokens', [text], 'tokens'),
+        ...said.map((w, k) => this.askModel('tokens', [` ${w}`, { bos: false }], `word-${k}`))]);
       if (text !== this.text || wantOrder !== this.wantOrder || model !== this.modelKey) throw abortError();   // changed meanwhile
+      const tokens = [all[0], ...pieces.flat()];   // the start mark, then every word's pieces
+      const words = [];
+      let at = 1;
+      for (const p of pieces) {
+        words.push(Array.from({ length: p.length }, (_, i) => at + i));
+        at += p.length;
+      }
+      words.at(-1).pop();   // the last token stays put: it is the one whose output is compared
+      if (!words.at(-1).length) words.pop();
       this.tokens = tokens;
-      const n = this.tokens.length - 2;
-      if (n < 2) throw new Error('the text needs at least two tokens between the start mark and the last token');
+      this.words = words;
+      const n = words.length;
+      if (n < 2) throw new Error('the text needs at least two words before its last token');
       const want = this.wantOrder;
       const valid = Array.isArray(want) && want.length === n && [...want].sort((a, b) => a - b).every((x, i) => x === i + 1);
-      if (want && !valid) console.warn(`<${this.localName}>: ignoring order (not a permutation of 1..${n})`);
+      if (want && !valid) console.warn(`<${this.localName}>: ignoring order (not a permutation of the ${n} words 1..${n})`);
       this.order = valid ? want.slice() : this.shuffled(n);
     }
     this.drawTokens(this.root.activeElement?.closest?.('button.tok') ? Number(this.root.activeElement.dataset.pos) : null);
     // what this computation measures (the order may move on while it waits)
-    const { text, tokens } = this, order = this.order.slice();
+    const { text, tokens, words } = this, order = this.order.slice();
     const ids = tokens.map((t) => t.id);
     const T = ids.length;
-    const shuffledIds = this.shuffledTokens({ tokens, order }).map((t) => t.id);
+    const tokenOrder = Shuffle.tokenOrder(words, order, T);
+    const shuffledIds = tokenOrder.map((i) => ids[i]);
     const run = (x, positions, name) => this.askModel('forward', [x, { positions, residuals: !positions }], name);
     const [off0, off1, on0, on1] = await Promise.all([
       run(ids, false, 'off0'), run(shuffledIds, false, 'off1'), run(ids, true, 'on0'), run(shuffledIds, true, 'on1'),
@@ -243,14 +266,12 @@ class Shuffle extends ModelWidget {
     ]);
     // where each original token sits in the shuffled text
     const where = new Array(T);
-    where[0] = 0;
-    where[T - 1] = T - 1;
-    order.forEach((o, k) => { where[o] = k + 1; });
+    tokenOrder.forEach((i, k) => { where[i] = k; });
     const layer = compareRows(l0.output, l1.output, C, where, relativeDifference);
     const off = compareRows(p00.weights, p01.weights, V, where, totalVariation);
     const on = compareRows(p10.weights, p11.weights, V, where, totalVariation);
     this.result = {
-      text, source, tokens, order, ids, shuffledIds, where,
+      text, source, tokens, words, order, tokenOrder, ids, shuffledIds, where,
       layer: { change: layer, changed: layer.map((x) => x > LAYER_TOL) },
       off: { change: off, changed: off.map((x) => x > MODEL_TOL), top: [n00[0], n01[0]] },
       on: { change: on, changed: on.map((x) => x > MODEL_TOL), top: [n10[0], n11[0]] },
@@ -260,44 +281,38 @@ class Shuffle extends ModelWidget {
 
   render() {
     const r = this.result, T = r.ids.length, last = T - 1;
-    const lastText = r.tokens[last].text;
-    const tok = (t) => `"${t.token.trim() || t.token}" ${fmt(t.p)}`;
-    const size = (run, i) => (run.id === 'layer' ? `largest relative difference ${r.layer.change[i].toExponential(1)}`
-      : `total variation ${fmt(r[run.id].change[i], 3)}`);
+    const lastText = r.tokens[last].text.trim() || r.tokens[last].text;
+    const moved = (run, i) => (run.id === 'layer' ? '—' : share(r[run.id].change[i]));
     this.root.querySelector('table.summary tbody').innerHTML = RUNS.map((run) => {
-      const changed = r[run.id].changed[last], top = r[run.id].top;
+      const changed = r[run.id].changed[last];
       return `<tr data-run="${run.id}"><th scope="row">${esc(run.label)}<span class="hint note">${esc(run.note)}</span></th>
-        <td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'}</td><td class="change">${esc(size(run, last))}</td>
-        <td class="top">${top ? `${esc(tok(top[0]))}<br>→ ${esc(tok(top[1]))}` : '—'}</td></tr>`;
+        <td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'}</td><td class="change">${esc(moved(run, last))}</td></tr>`;
     }).join('');
-    this.root.querySelector('table.each tbody').innerHTML = r.tokens.map((t, i) => `<tr data-i="${i}"><th scope="row">${esc(t.text)}</th>${
+    this.root.querySelector('table.each tbody').innerHTML = r.tokens.map((t, i) => `<tr data-i="${i}"><th scope="row">${chip(t.text)}</th>${
       RUNS.map((run) => {
-        const changed = r[run.id].changed[i], x = r[run.id].change[i];
-        return `<td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'} (${run.id === 'layer' ? x.toExponential(1) : fmt(x, 3)})</td>`;
+        const changed = r[run.id].changed[i];
+        return `<td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'}${run.id === 'layer' ? '' : ` (${esc(moved(run, i))} moved)`}</td>`;
       }).join('')}</tr>`).join('');
-    const moved = r.where.some((w, i) => w !== i);
-    const layer = r.layer.change[last], off = r.off, on = r.on;
+    const anyMoved = r.where.some((w, i) => w !== i);
+    const off = r.off, on = r.on;
     const earlier = r.layer.changed.filter(Boolean).length;
-    this.root.querySelector('.result').textContent = !moved
+    this.root.querySelector('.result').textContent = !anyMoved
       ? 'The text is in its original order: nothing moved, so no output changes. Shuffle it.'
-      : `One attention layer: the output at "${lastText}" is ${r.layer.changed[last] ? 'changed' : 'unchanged'} `
-        + `(largest relative difference ${layer.toExponential(1)}${r.layer.changed[last] ? '' : ', float rounding'}), `
+      : `One attention layer: the output at "${lastText}" is ${r.layer.changed[last] ? 'different' : 'the same as before the shuffle'}, `
         + `while ${earlier} earlier token${earlier === 1 ? '\'s' : 's\''} output${earlier === 1 ? '' : 's'} changed with ${earlier === 1 ? 'its' : 'their'} prefix. `
-        + `The whole model with positions off: the next-token distribution at "${lastText}" `
-        + `${off.changed[last] ? `moved by total variation ${fmt(off.change[last], 3)}` : 'did not move'} `
-        + `(top ${tok(off.top[0])} → ${tok(off.top[1])}): `
-        + `${off.changed[last] ? 'stacked causal layers still notice the order' : 'no order leaked through the layers for this text'}. `
-        + `With positions on: total variation ${fmt(on.change[last], 3)}.`;
-    this.dataset.layerChange = String(layer);
+        + `All of Sprout with positions off: ${off.changed[last] ? `${share(off.change[last])} of the next-token probability moved to other tokens, `
+          + 'so stacked layers still notice the order' : 'the next-token probabilities did not move: no order leaked through the layers for this text'}. `
+        + `With positions on: ${share(on.change[last])} moved.`;
+    this.dataset.layerChange = String(r.layer.change[last]);
     this.dataset.modelChange = String(off.change[last]);
-    this.emit('lookback-change', { order: r.order.slice(), layer: layer, positionsOff: off.change[last], positionsOn: on.change[last] });
+    this.emit('lookback-change', { order: r.order.slice(), layer: r.layer.change[last], positionsOff: off.change[last], positionsOn: on.change[last] });
   }
 
   // The exports run only once the widget is ready (the kit's exported()), so there is a result.
   exportData() {
     const r = this.result;
     const json = {
-      text: r.text, model: r.source, tokens: r.tokens, order: [0, ...r.order, r.tokens.length - 1],
+      text: r.text, model: r.source, tokens: r.tokens, words: r.words, wordOrder: r.order, order: r.tokenOrder,
       shuffledIds: r.shuffledIds, tolerances: { layerRelative: LAYER_TOL, totalVariation: MODEL_TOL },
       runs: Object.fromEntries(RUNS.map((run) => [run.id, { label: run.label, change: r[run.id].change, changed: r[run.id].changed,
         top: r[run.id].top ?? null }])),
@@ -320,6 +335,12 @@ class Shuffle extends ModelWidget {
       ],
     });
   }
+}
+
+// A share of probability in plain words: "12%", "0.4%", "less than 0.1%".
+function share(x) {
+  if (x < 0.001) return 'less than 0.1%';
+  return `${fmt(100 * x, x < 0.1 ? 1 : 0)}%`;
 }
 
 // For every original token i: how far its row in b (at shuffled position where[i]) is from its row in a.

@@ -7,6 +7,7 @@ import { LookbackWidget, abortError, define, esc, fmt } from './widget-kit.js';
 import { downloadBlob, drawReport, palette, snapshot } from './export.js';
 import { TRAIN_TASKS as TASKS } from '../train-tasks.js';
 import { weightRGB } from '../figures/index.js';
+import { headName } from './model-view.js';
 
 const SIZES = {
   '1a': { layers: 1, mlp: false, label: '1 layer, attention only' },
@@ -14,6 +15,16 @@ const SIZES = {
   '1m': { layers: 1, mlp: true, label: '1 layer with MLP' },
   '2m': { layers: 2, mlp: true, label: '2 layers with MLPs' },
 };
+// What the reader's run shows, in words: which habits have formed (a head above 0.5 now).
+function formedText({ previous, induction }) {
+  if (previous && induction) return 'In this run both habits have formed.';
+  if (previous) return 'In this run a previous-token head has formed, but no induction head (none above 0.5).';
+  if (induction) return 'In this run an induction head has formed, with no previous-token head above 0.5.';
+  return 'In this run neither habit has formed (no head above 0.5).';
+}
+
+// head i of the flat [L*H] score arrays, named layer.head counting from 1
+const flatHead = (i, H) => headName(Math.floor(i / H), i % H);
 const LRS = ['0.001', '0.003', '0.01'];
 const CHUNK = 10;        // steps per request to the worker
 const EVAL_EVERY = 20;   // steps between snapshots
@@ -112,7 +123,7 @@ class Training extends LookbackWidget {
       <canvas class="plot loss" width="1200" height="360" role="img" aria-label="Loss curves"></canvas>
       <div class="legend"><span><i style="border-color: var(--lb-muted)"></i>training loss</span>
         <span><i style="border-color: var(--lb-accent)"></i>held-out loss</span>
-        <span><i style="border-color: var(--lb-accent-2)"></i>held-out loss on the <span class="scored"></span></span></div>
+        <span class="task-legend"><i style="border-color: var(--lb-accent-2)"></i>loss on the <span class="scored"></span> (held-out rows)</span></div>
       <canvas class="plot scores" width="1200" height="280" role="img" aria-label="Head scores over training"></canvas>
       <div class="legend heads-legend"></div>
       <div class="scrub"><label for="scrub">snapshot</label><input id="scrub" type="range" name="scrub" min="0" max="0" value="0"
@@ -155,6 +166,7 @@ class Training extends LookbackWidget {
     q('[name=lr]').value = this.lr;
     q('[name=seed]').value = String(this.seed);
     q('.scored').textContent = TASKS[this.task].scored;
+    q('.task-legend').hidden = !!TASKS[this.task].all;
     const play = q('[name=play]');
     play.textContent = this.playing ? 'Pause' : this.steps > 0 && this.steps < this.total ? 'Resume' : 'Train';
     play.setAttribute('aria-pressed', String(this.playing));
@@ -313,7 +325,7 @@ class Training extends LookbackWidget {
     const pal = palette(this);
     const snap = this.shown();
     const last = this.snapshots.at(-1);
-    q('.status').textContent = `step ${this.steps} of ${this.total}` + (last ? ` · held-out ${fmt(last.heldOut)} · ${TASKS[this.task].scored} ${fmt(last.task)} nats` : '')
+    q('.status').textContent = `step ${this.steps} of ${this.total}` + (last ? ` · held-out ${fmt(last.heldOut)}${TASKS[this.task].all ? '' : ` · ${TASKS[this.task].scored} ${fmt(last.task)}`} nats` : '')
       + (this.trainMs ? ` · ${fmt(this.trainMs / 1000, 1)} s` : '');
     this.drawLoss(q('canvas.loss'), pal, snap);
     this.drawScores(q('canvas.scores'), pal, snap);
@@ -326,9 +338,9 @@ class Training extends LookbackWidget {
     this.drawHeads(snap);
     const n = snap.previousTokenOnRandomTokens.length;
     const H = snap.shape[1];
-    q('.heads-legend').innerHTML = Array.from({ length: n }, (_, i) => `<span><i style="border-color:${HEAD_COLOURS[i % 8]}"></i>${Math.floor(i / H)}.${i % H} induction</span>
-      <span><i class="dash" style="border-color:${HEAD_COLOURS[i % 8]}"></i>${Math.floor(i / H)}.${i % H} previous token</span>`).join('');
-    q('.scores-table tbody').innerHTML = snap.previousTokenOnRandomTokens.map((p, i) => `<tr><th scope="row">layer ${Math.floor(i / H)}, head ${i % H}</th><td>${fmt(p)}</td><td>${fmt(snap.induction[i])}</td></tr>`).join('');
+    q('.heads-legend').innerHTML = Array.from({ length: n }, (_, i) => `<span><i style="border-color:${HEAD_COLOURS[i % 8]}"></i>${flatHead(i, H)} induction</span>
+      <span><i class="dash" style="border-color:${HEAD_COLOURS[i % 8]}"></i>${flatHead(i, H)} previous token</span>`).join('');
+    q('.scores-table tbody').innerHTML = snap.previousTokenOnRandomTokens.map((p, i) => `<tr><th scope="row">head ${flatHead(i, H)}</th><td>${fmt(p)}</td><td>${fmt(snap.induction[i])}</td></tr>`).join('');
     q('.probe').textContent = `probe (held out): ${snap.probe.map(tokenText).join(' ')}`;
     q('.summary').textContent = this.summaryText();
   }
@@ -344,7 +356,7 @@ class Training extends LookbackWidget {
     axes(ctx, pal, W, Hh, pad, maxY, this.total, 'nats');
     line(ctx, this.losses.map((l, i) => [x(i + 1), y(l)]), pal.muted, 1.5);
     line(ctx, this.snapshots.map((s) => [x(s.step), y(s.heldOut)]), pal.accent, 3);
-    line(ctx, this.snapshots.filter((s) => Number.isFinite(s.task)).map((s) => [x(s.step), y(s.task)]), pal.accent2, 3);
+    if (!TASKS[this.task].all) line(ctx, this.snapshots.filter((s) => Number.isFinite(s.task)).map((s) => [x(s.step), y(s.task)]), pal.accent2, 3);
     if (snap) marker(ctx, x(snap.step), Hh - pad, pal);
   }
 
@@ -376,9 +388,9 @@ class Training extends LookbackWidget {
       const img = ctx.createImageData(T, T);
       for (let k = 0; k < T * T; k++) img.data.set([...weightRGB(snap.attention[i * T * T + k]), 255], 4 * k);   // the weights' one scale
       ctx.putImageData(img, 0, 0);
-      const label = `layer ${Math.floor(i / H)}, head ${i % H}`;
+      const label = `head ${flatHead(i, H)}`;
       c.setAttribute('aria-label', `${label}: attention on the probe at step ${snap.step} (rows: queries, columns: keys)`);
-      fig.querySelector('figcaption').textContent = `${Math.floor(i / H)}.${i % H} prev ${fmt(snap.previousTokenOnRandomTokens[i])} · ind ${fmt(snap.induction[i])}`;
+      fig.querySelector('figcaption').textContent = `${flatHead(i, H)} prev ${fmt(snap.previousTokenOnRandomTokens[i])} · ind ${fmt(snap.induction[i])}`;
     });
   }
 
@@ -395,14 +407,15 @@ class Training extends LookbackWidget {
       if (d > drop.nats) drop = { nats: d, from: s[i - 1].step, to: s[i].step };
     }
     const H = last.shape[1];
-    const name = (i) => `${Math.floor(i / H)}.${i % H}`;
     return {
       task: this.task, step: last.step, seconds: last.seconds,
       taskLoss: { first: s[0].task, last: last.task, min: Math.min(...s.map((x) => x.task)) },
       heldOut: { first: s[0].heldOut, last: last.heldOut },
-      induction: { head: name(bi), score: last.induction[bi], first: s[0].induction[bi], stepAbove05: firstAbove('induction', bi, 0.5) },
-      previous: { head: name(bp), score: last.previousTokenOnRandomTokens[bp], first: s[0].previousTokenOnRandomTokens[bp], stepAbove05: firstAbove('previousTokenOnRandomTokens', bp, 0.5) },
+      induction: { head: flatHead(bi, H), score: last.induction[bi], first: s[0].induction[bi], stepAbove05: firstAbove('induction', bi, 0.5) },
+      previous: { head: flatHead(bp, H), score: last.previousTokenOnRandomTokens[bp], first: s[0].previousTokenOnRandomTokens[bp], stepAbove05: firstAbove('previousTokenOnRandomTokens', bp, 0.5) },
       steepest: drop,
+      // a habit has formed when its strongest head scores above 0.5 at the last snapshot
+      formed: { previous: last.previousTokenOnRandomTokens[bp] > 0.5, induction: last.induction[bi] > 0.5 },
     };
   }
 
@@ -416,7 +429,7 @@ class Training extends LookbackWidget {
       + `${m.steepest.from} and ${m.steepest.to}. Head ${m.previous.head} is the strongest previous-token head `
       + `(${fmt(m.previous.first)} at the start, ${fmt(m.previous.score)} now, ${when(m.previous.stepAbove05)}); head `
       + `${m.induction.head} the strongest induction head (${fmt(m.induction.first)} at the start, ${fmt(m.induction.score)} now, `
-      + `${when(m.induction.stepAbove05)}).`;
+      + `${when(m.induction.stepAbove05)}). ${formedText(m.formed)}`;
   }
 
   exportData() {
@@ -424,7 +437,7 @@ class Training extends LookbackWidget {
     return {
       json: { config, options: opts, summary: this.summary(), losses: this.losses,
         snapshots: this.snapshots.map(({ attention, ...s }) => s) },
-      csv: [['step', 'train_loss', 'held_out_loss', 'task_loss', ...(this.snapshots[0]?.previousTokenOnRandomTokens.flatMap((_, i) => [`previous_${i}`, `induction_${i}`]) ?? [])],
+      csv: [['step', 'train_loss', 'held_out_loss', 'task_loss', ...(this.snapshots[0]?.previousTokenOnRandomTokens.flatMap((_, i) => [`previous_${flatHead(i, this.snapshots[0].shape[1])}`, `induction_${flatHead(i, this.snapshots[0].shape[1])}`]) ?? [])],
         ...this.losses.map((l, i) => {
           const s = this.snapshots.find((x) => x.step === i + 1);
           return [i + 1, l, s?.heldOut ?? '', s?.task ?? '', ...(s ? s.previousTokenOnRandomTokens.flatMap((p, k) => [p, s.induction[k]]) : [])];

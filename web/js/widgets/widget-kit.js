@@ -77,6 +77,9 @@ button.fold { display: block; margin: .3rem 0 .5rem; font-size: .85rem; min-heig
 .error:empty { display: none; }
 p.error { margin: .5rem 0 0; }
 .status { min-height: 1.5em; }
+.chip { font-family: var(--lb-mono); font-size: .9em; white-space: pre; border: 1px solid var(--lb-rule);
+  border-radius: 4px; padding: .05em .2em; margin: 0 1px; }
+.chip .sp { color: var(--lb-muted); }
 `;
 
 const sheets = new Map();
@@ -113,6 +116,17 @@ export const abortError = () => Object.assign(new Error('superseded by a newer c
 
 export function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
+// One token display for every widget: a token's text as HTML, each space a muted ␣ and each line break ↵, to go
+// inside an element of class "chip" (its own box, so where one piece ends and the next begins shows).
+export function chipText(text) {
+  return esc(text).replace(/ /g, '<span class="sp">\u2423</span>').replace(/\n/g, '<span class="sp">\u21b5</span>');
+}
+
+// A token as a chip: <span class="chip ..."> around chipText (attrs: extra attributes, already escaped).
+export function chip(text, cls = '', attrs = '') {
+  return `<span class="chip${cls ? ` ${cls}` : ''}"${attrs ? ` ${attrs}` : ''}>${chipText(text)}</span>`;
 }
 
 // Fixed-point text without "-0.00".

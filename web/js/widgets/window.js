@@ -3,7 +3,7 @@
 // model, which sees only the window, and the page's current model, Sprout, which sees everything), computed
 // live; the reader can edit the story. Below, both models' measured loss from the model card.
 // Not the models themselves: it asks the page's shared models through the `model` compute op (ModelWidget).
-import { define, esc, fmt } from './widget-kit.js';
+import { chip, chipText, define, esc, fmt } from './widget-kit.js';
 import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
 import { shown } from './model-view.js';
@@ -16,7 +16,7 @@ textarea { width: 100%; min-height: 4.2rem; font: inherit; background: var(--lb-
   border: 1px solid var(--lb-rule); border-radius: 6px; padding: .3rem .45rem; }
 .story { line-height: 2.1; padding: .5rem .6rem; background: var(--lb-page); border-radius: 8px; cursor: pointer;
   touch-action: pan-y; user-select: none; white-space: pre-wrap; }
-.tok { padding: .15rem 0; border-radius: 4px; color: var(--lb-muted); box-shadow: inset -1px 0 0 var(--lb-rule); }
+.tok { padding: .15rem .2em; color: var(--lb-muted); }
 .tok.in { background: color-mix(in srgb, var(--lb-accent) 20%, transparent); color: var(--lb-fg); font-weight: 600; }
 .tok.key { text-decoration: underline; text-decoration-thickness: 2px; text-underline-offset: 3px; }
 .blank { display: inline-block; min-width: 3.2rem; border-bottom: 2px solid var(--lb-fg); text-align: center; color: var(--lb-muted); }
@@ -163,7 +163,7 @@ class WindowWidget extends ModelWidget {
     const before = (i) => (i < T ? `"${tokens[i].text.trim()}"` : 'the blank');
     this.root.querySelector('.n').textContent = String(size);
     const isKey = (t) => t.text.trim() === this.answer;
-    this.root.querySelector('.story').innerHTML = `${tokens.map((t, i) => `<span class="tok${i >= from && i < end ? ' in' : ''}${isKey(t) ? ' key' : ''}" data-i="${i}">${esc(t.text)}</span>`).join('')} <span class="blank">___</span>`;
+    this.root.querySelector('.story').innerHTML = `${tokens.map((t, i) => `<span class="chip tok${i >= from && i < end ? ' in' : ''}${isKey(t) ? ' key' : ''}" data-i="${i}">${chipText(t.text)}</span>`).join('')} <span class="blank">___</span>`;
     const at = Math.min(this.end, T);   // the slider stays where the reader put it
     this.slider.max = String(T);
     this.slider.value = String(at);
@@ -172,7 +172,7 @@ class WindowWidget extends ModelWidget {
     const next = before(end);
     const seen = tokens.slice(from, end).map((t) => t.text);
     this.visibleTokens = seen;
-    this.root.querySelector('.sees').textContent = `Before ${next}, the window sees: ${seen.join('|')}`;
+    this.root.querySelector('.sees').innerHTML = `Before ${esc(next)}, the window sees: ${seen.map((t) => chip(t)).join('')}`;
     let last = -1;
     for (let i = end - 1; i >= 0; i--) if (isKey(tokens[i])) { last = i; break; }
     const far = this.root.querySelector('.far');
@@ -185,7 +185,7 @@ class WindowWidget extends ModelWidget {
     }
     const table = (label, list, cls) => `<table class="num ${cls}"><caption>${esc(label)}: next token</caption>
       <thead><tr><th scope="col">token</th><th scope="col">probability</th><th scope="col"><span class="sr-only">bar</span></th></tr></thead>
-      <tbody>${list.map((p) => `<tr><td class="t">${esc(shown(p.token))}</td><td class="p">${fmt(p.p, 3)}</td>
+      <tbody>${list.map((p) => `<tr><td class="t">${chip(p.token)}</td><td class="p">${fmt(p.p, 3)}</td>
         <td><span class="bar" style="width:${Math.round(p.p * 90)}px"></span></td></tr>`).join('')}</tbody></table>`;
     const { window: w, attention: a } = this.models;
     this.root.querySelector('.preds').innerHTML = table(`${w.label} (sees ${size})`, this.predictions.window, 'window')
