@@ -154,12 +154,10 @@ test('section 2: the ◆ button opens a head and query whose largest weight is o
   const row = f.attention.subarray((((d.layer - 1) * H + d.head - 1) * n + d.query) * n, (((d.layer - 1) * H + d.head - 1) * n + d.query + 1) * n);
   assert.equal(row.indexOf(Math.max(...row)), 0);
   // captions: as many weights as distinct tokens named (the largest, the one before, ◆), each token once
-  const sel = (s) => x.locator(`select.${s}`);
   for (const [layer, head] of [[4, 6], [3, 6], [7, 2], [1, 1]]) {
-    await sel('layer').selectOption(String(layer - 1));
-    await sel('head').selectOption(String(head - 1));
     for (const q of [1, 3, 8]) {
-      await x.locator(`.strip [data-i="${q}"]`).click();
+      await x.evaluate((el, [l, h, t]) => { el.setAttribute('layer', l); el.setAttribute('head', h); el.setAttribute('token', t); },
+        [String(layer), String(head), String(q)]);
       const e = await until(() => json(x), (v) => v.query === q && v.layer === layer && v.head === head, `head ${layer}.${head} at ${q}`);
       const w = e.weights;
       const top = w.indexOf(Math.max(...w));
