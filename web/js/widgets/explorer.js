@@ -48,6 +48,7 @@ const clampInt = (v, lo, hi, d) => {
  * @attr head - the head, counting from 1, or `all` (the layer's average)
  * @attr token - the query token, by position (0 = the start mark ◆)
  * @attr query-text - the query token, by its text
+ * @attr query-where - `start-mark`: the query whose largest weight is on ◆ (in the head shown, else in a head that has one)
  * @attr model - the model: `sprout`, `window` or `current` (default)
  */
 class Explorer extends ModelWidget {
