@@ -141,9 +141,10 @@ test('shuffle: whole words move, "dog bites man." becomes "man bites dog.", and 
 
 test('section 2: the ◆ button opens a head and query whose largest weight is on ◆; no caption names a token twice', T, async () => {
   const { page } = b;
-  const x = page.locator('lookback-explorer');
+  const x = page.locator('#where-it-looks lookback-explorer');
   await page.locator('button.open-head[data-query-where="start-mark"]').click();
-  await ready(page, 'lookback-explorer');
+  await x.scrollIntoViewIfNeeded();
+  await until(() => x.getAttribute('data-state'), (v) => v === 'ready', 'the explorer computed', 20000);
   const d = await until(() => json(x), (v) => v.weights.length > 2 && v.weights.indexOf(Math.max(...v.weights)) === 0,
     'a query whose largest weight is on ◆', 20000);
   assert.equal(`${d.layer}.${d.head}`, head1(CARD.heads.start_mark.best[0].head), 'the head the bullet names');
