@@ -206,7 +206,7 @@ test('mask-builder: causal rows renormalise; the leak test; a fully masked row w
   mid.mask.forEach((r, i) => r.forEach((on, j) => near(mid.weights[i][j], r.some(Boolean) ? on / r.reduce((a, x) => a + x, 0) : 0, 1e-6,
     `just after Space: weight ${i + 1}, ${j + 1} of the mask exported`)));
   await until(() => m.getAttribute('data-causal'), (v) => v === 'false', 'the mask is not causal');
-  assert.match(await m.locator('.verdict').textContent(), /not causal: "the" \(1\) can see "down" \(4\)/);
+  assert.match(await m.locator('.verdict').textContent(), /not causal: "the" \(1\) can see "rug" \(4\)/);
   await waitTexts(row(0), ['0.50', '0.50'], 'row 1 renormalised over two visible cells');
   await until(() => changed(1), (v) => v[0] === 'changed', 'the leak reaches position 1');
   assert.equal(await m.getAttribute('data-leak'), 'true');

@@ -19,7 +19,7 @@ const BAD = 'LOOKBACK_BAD_ARGUMENT';
 
 // name -> [[call, code], ...]; each call must throw (or reject) an Error with that code.
 const API = {
-  simdWidth: [], threads: [], heapBytes: [],  // take no arguments: nothing to refuse
+  simdWidth: [], threads: [], heapBytes: [], modelFormats: [],  // take no arguments: nothing to refuse
   scores: [[() => lb.scores(f(3), f(4), { T: 2, d: 2 }), BAD], [() => lb.scores(f(4), f(4), { T: 2, d: 2, x: 1 }), BAD], [() => lb.scores(f(4), f(4)), BAD]],
   causalMask: [[() => lb.causalMask(0), BAD], [() => lb.causalMask('3'), BAD], [() => lb.causalMask(3, 2), BAD]],
   paddingMask: [[() => lb.paddingMask(2, 2, 3), BAD], [() => lb.paddingMask(2), BAD]],

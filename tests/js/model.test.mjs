@@ -107,12 +107,12 @@ test('headScores: the habits read straight off forward attention; induction on r
     const { T } = f.shape;
     for (let t = 2; t < T; t++, rows++) {
       even += 1 / (t + 1);
-      if (t >= 4) farRows++;
+      if (t >= 5) farRows++;  // far back: keys 1..t-4, the start mark (key 0) left out
       for (let lh = 0; lh < 8; lh++) {
         const row = f.attention.subarray((lh * T + t) * T, (lh * T + t + 1) * T);
         sums.previousToken[lh] += row[t - 1];
         sums.startMark[lh] += row[0];
-        if (t >= 4) sums.fourOrMoreBack[lh] += row.subarray(0, t - 3).reduce((a, b) => a + b, 0);
+        if (t >= 5) sums.fourOrMoreBack[lh] += row.subarray(1, t - 3).reduce((a, b) => a + b, 0);
       }
     }
   }

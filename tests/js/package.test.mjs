@@ -44,7 +44,11 @@ test('the tarball holds what users need and no sources, tests or scripts', () =>
     'web/index.html', 'web/embed.html', 'web/docs/api.md', 'web/docs/embedding.md']) {
     assert.ok(files.includes(need), `${need} is in the tarball`);
   }
-  const unwanted = files.filter((f) => /\.(cpp|hpp|h|cc|ts)$/.test(f) && !f.endsWith('.d.ts')
+  // The one C++ a user gets: the two files the chapter's code walk shows, as page assets under web/build/source/
+  // (the widget fetches them); no other source, test or script.
+  const shown = ['web/build/source/wasm/src/kernels/reference.cpp', 'web/build/source/wasm/src/kernels/attention.cpp'];
+  for (const need of shown) assert.ok(files.includes(need), `${need} (shown by the code walk) is in the tarball`);
+  const unwanted = files.filter((f) => !shown.includes(f)).filter((f) => /\.(cpp|hpp|h|cc|ts)$/.test(f) && !f.endsWith('.d.ts')
     || /^(tests|wasm|shared|\.scripts|\.ci|\.build|node_modules)\//.test(f) || /\.test\.mjs$/.test(f) || f === 'CMakeLists.txt');
   assert.deepEqual(unwanted, []);
   console.log(`# tarball ${packed.filename}: ${packed.files.length} files, ${(packed.size / 1e6).toFixed(2)} MB packed, ${(packed.unpackedSize / 1e6).toFixed(2)} MB unpacked`);

@@ -298,7 +298,8 @@ const int kBudgetMs = env_int("LOOKBACK_FUZZ_BUDGET_MS", 2000);
 
 TEST_CASE("fuzz: Hugging Face Llama folders (config.json, tokenizer.json, weights) with size and time budgets per input") {
   const ModelConfig c = small_config(8, 2, 2, 1, 4, 12, 300, 8, RopeLayout::half, false, Mlp::swiglu, false);
-  std::vector<NamedTensor> named = random_weights(c, 72).named();
+  const Weights weights = random_weights(c, 72);  // named() views into it: it must outlive them
+  std::vector<NamedTensor> named = weights.named();
   for (NamedTensor& t : named) t.name = hf_llama_tensor_name(t.name);
   const std::string config =
       R"({"architectures":["LlamaForCausalLM"],"model_type":"llama","hidden_size":8,"num_hidden_layers":2,)"

@@ -77,7 +77,7 @@ button.fold { display: block; margin: .3rem 0 .5rem; font-size: .85rem; min-heig
 .error:empty { display: none; }
 p.error { margin: .5rem 0 0; }
 .status { min-height: 1.5em; }
-.chip { font-family: var(--lb-mono); font-size: .9em; white-space: pre; border: 1px solid var(--lb-rule);
+.chip { font-family: var(--lb-mono); font-size: .9em; display: inline-block; white-space: nowrap; border: 1px solid var(--lb-rule);
   border-radius: 4px; padding: .05em .2em; margin: 0 1px; }
 .chip .sp { color: var(--lb-muted); }
 `;
