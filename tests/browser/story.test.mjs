@@ -66,7 +66,7 @@ test('the Sprout box: the card\'s figures, and example stories computed now that
   const miss = items.find((i) => i.expected === 'miss');
   await box.locator('.pick', { hasText: miss.text.slice(0, 30) }).click();
   const w = page.locator('#w-next-token');
-  await until(() => w.locator('tbody tr td.tok').first().textContent(), (v) => v === JSON.stringify(miss.top), 'the widget computing the loaded story');
+  await until(() => w.locator('tbody tr td.tok').first().textContent(), (v) => v === miss.top.replace(/ /g, '\u2423').replace(/\n/g, '\u21b5'), 'the widget computing the loaded story (the token as its chip shows it)');
   assert.equal(await w.evaluate((el) => el.shadowRoot.querySelector('textarea').value), miss.text);
 });
 

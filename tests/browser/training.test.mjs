@@ -79,7 +79,7 @@ test('the training widget exports its curve and a model that loads back with the
   assert.equal(json.snapshots.at(-1).induction.length, 4);
   const rows = csv.trim().split(/\r\n/);
   assert.equal(rows.length, 21);
-  assert.match(rows[0], /^step,train_loss,held_out_loss,task_loss,previous_0,induction_0,/);
+  assert.match(rows[0], /^step,train_loss,held_out_loss,task_loss,previous_1\.1,induction_1\.1,previous_1\.2,/);
   const r = await el.evaluate(async (w) => {
     const files = {};
     const grab = (e) => { files[e.detail.filename] = e.detail.blob; e.preventDefault(); };
