@@ -5,14 +5,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { axeViolations, open } from './harness.mjs';
+import { axeViolations, openChapter } from './harness.mjs';
 import { TAGS, checkPNG, exportsOf, near, ready, shoot, texts, until, waitTexts } from './widget-helpers.mjs';
 
 let b;
 before(async () => {
-  b = await open();
-  await b.page.setViewportSize({ width: 1280, height: 900 });
-  await b.page.goto(b.url);
+  b = await openChapter();
   await b.page.evaluate(() => localStorage.clear());
   await b.page.reload();
 });

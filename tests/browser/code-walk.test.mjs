@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadLookback } from 'lookback';
-import { open } from './harness.mjs';
+import { openChapter } from './harness.mjs';
 import { checkPNG, exportsOf, near, ready, texts, until, waitTexts } from './widget-helpers.mjs';
 
 const lb = await loadLookback();
@@ -15,9 +15,7 @@ const file = (path) => readFileSync(new URL(path, ROOT), 'utf8');
 
 let b;
 before(async () => {
-  b = await open();
-  await b.page.setViewportSize({ width: 1280, height: 900 });
-  await b.page.goto(b.url);
+  b = await openChapter();
 });
 after(async () => { await b?.close(); });
 

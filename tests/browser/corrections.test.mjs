@@ -5,14 +5,12 @@
 // sections 11 and 13 hold their widgets, not placeholders; the contents bar reaches every section.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { open } from './harness.mjs';
+import { openChapter } from './harness.mjs';
 import { exportsOf, ready, until } from './widget-helpers.mjs';
 
 let b;
 before(async () => {
-  b = await open();
-  await b.page.setViewportSize({ width: 1280, height: 900 });
-  await b.page.goto(b.url);
+  b = await openChapter();
 });
 after(async () => { await b?.close(); });
 

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { open } from './harness.mjs';
+import { openChapter } from './harness.mjs';
 import { ready, until } from './widget-helpers.mjs';
 import { EXAMPLES } from '../../web/js/widgets/examples.js';
 import { PALE_LUMINANCE, luminance, weightColour } from '../../web/js/figures/index.js';
@@ -21,9 +21,7 @@ const cli = (...args) => {
 
 let b;
 before(async () => {
-  b = await open();
-  await b.page.setViewportSize({ width: 1280, height: 900 });
-  await b.page.goto(b.url);
+  b = await openChapter();
 });
 after(async () => {
   assert.deepEqual(b.record.external, []);

@@ -50,6 +50,14 @@ export async function open(options = {}) {
   };
 }
 
+// The chapter opened at the desktop size the page tests read it at (1280 x 900): what open() returns, on the page.
+export async function openChapter(options = {}) {
+  const b = await open(options);
+  await b.page.setViewportSize({ width: 1280, height: 900 });
+  await b.page.goto(b.url);
+  return b;
+}
+
 // Runs axe-core (from node_modules) on the page and returns its violations. The script is served from the page's
 // own origin through a route, since the strict CSP refuses inline scripts (page.addScriptTag({path}) is inline).
 const AXE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url));

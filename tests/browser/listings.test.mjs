@@ -7,13 +7,11 @@ import assert from 'node:assert/strict';
 import { listingFiles, listingSource, runListingInPython, samePrinted } from '../js/listing-check.mjs';
 import { listingInputs } from '../../web/js/chapter/listing-inputs.js';
 import { exportsOf, ready, until } from './widget-helpers.mjs';
-import { open } from './harness.mjs';
+import { openChapter } from './harness.mjs';
 
 let b;
 before(async () => {
-  b = await open();
-  await b.page.setViewportSize({ width: 1280, height: 900 });
-  await b.page.goto(b.url);
+  b = await openChapter();
 });
 after(async () => { await b?.close(); });
 

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLookback } from 'lookback';
-import { open } from './harness.mjs';
+import { openChapter } from './harness.mjs';
 import { checkPNG, exportsOf, near, ready, until } from './widget-helpers.mjs';
 
 const lb = await loadLookback();
@@ -13,9 +13,7 @@ const sprout = await lb.loadModel('sprout');
 
 let b;
 before(async () => {
-  b = await open();
-  await b.page.setViewportSize({ width: 1280, height: 900 });
-  await b.page.goto(b.url);
+  b = await openChapter();
 });
 after(async () => {
   sprout.dispose();

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { open } from './harness.mjs';
+import { openChapter } from './harness.mjs';
 import { TAGS, ready, until } from './widget-helpers.mjs';
 
 const card = JSON.parse(readFileSync(new URL('../../shared/models/sprout/card.json', import.meta.url), 'utf8'));
@@ -14,9 +14,7 @@ const T = { timeout: 90000 };
 
 let b;
 before(async () => {
-  b = await open();
-  await b.page.setViewportSize({ width: 1280, height: 900 });
-  await b.page.goto(b.url);
+  b = await openChapter();
 });
 after(async () => { await b?.close(); });
 
