@@ -126,7 +126,7 @@ test('flow: the layer computed by the core for a short text, without a model; --
 
 test('figure options: bad input exits non-zero with one line on stderr', () => {
   const cases = [
-    [withModel('heads', 'ab'), /heads draws a figure: give --svg FILE or --png FILE/],
+    [withModel('heads', 'ab', '--habits'), /--habits draws a figure: give --svg FILE or --png FILE/],
     [withModel('attend', 'ab', '--query', '1'), /--query draws a figure/],
     [withModel('attend', 'ab', '--query', '9', '--svg', '-'), /--query must be an integer in \[0, 2\]/],
     [withModel('attend', 'ab', '--svg', '-', '--png', '-'), /cannot both write to stdout/],

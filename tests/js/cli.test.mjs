@@ -27,6 +27,34 @@ after(() => rm(dir, { recursive: true, force: true }));
 const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 const withModel = (...args) => run(...args, '--model', dir);
 
+test('heads prints every head\'s habits measured now, equal to the API\'s headScores, heads named from 1', async () => {
+  const text = 'abcab abc';
+  const model = await lb.loadModel(join(dir, 'model.safetensors'));
+  const want = model.headScores([text]);
+  model.dispose();
+  const json = withModel('heads', text, '--json');
+  assert.equal(json.status, 0, json.stderr);
+  const t = JSON.parse(json.stdout);
+  assert.equal(t.layers, CONFIG.n_layers);
+  assert.equal(t.heads, CONFIG.n_heads);
+  const KEYS = { previous_token: 'previousToken', start_mark: 'startMark', induction: 'induction' };
+  assert.equal(t.rows.length, CONFIG.n_layers * CONFIG.n_heads);
+  for (const r of t.rows) {
+    assert.equal(r.head, `${r.layer_index + 1}.${r.head_index + 1}`);
+    for (const [k, api] of Object.entries(KEYS)) assert.equal(r[k], want[api].byLayer[r.layer_index][r.head_index], `${r.head} ${k}`);
+  }
+  for (const [k, api] of Object.entries(KEYS)) assert.equal(t.even[k], want[api].even);
+  const csv = withModel('heads', text, '--csv').stdout.trim().split('\n');
+  assert.equal(csv[0], 'head,layer_index,head_index,previous_token,start_mark,induction');
+  assert.deepEqual(csv.slice(1).map((l) => l.split(',').map(Number).slice(1)),
+    t.rows.map((r) => [r.layer_index, r.head_index, r.previous_token, r.start_mark, r.induction]));
+  const human = withModel('heads', text, '--sort', 'induction').stdout.trim().split('\n');
+  assert.match(human[0], /^2 layers × 2 heads, named layer\.head counting from 1/);
+  const best = [...t.rows].sort((a, b) => b.induction - a.induction)[0];
+  assert.equal(human[2].split(/\s+/)[0], best.head, 'sorted by induction, the best head first');
+  assert.equal(human.length, 2 + 4 + 1);
+});
+
 test('tokens, next, generate and attend print what they should', () => {
   const tokens = withModel('tokens', 'hi', '--json');
   assert.equal(tokens.status, 0, tokens.stderr);

@@ -114,27 +114,35 @@ const COMMANDS = {
     },
   },
   heads: {
-    summary: 'every head\'s attention as a figure, labelled with its habits from the model card',
+    summary: 'every head\'s habits (previous token, start mark, induction) measured now, as a table; or every head\'s attention as a figure',
     needs: 'forward',
-    usage: 'lookback heads "text" (--svg FILE | --png FILE) [--habits] [--sort KEY] [--scale S]',
-    options: { habits: { type: 'boolean' }, sort: { type: 'string', default: 'layer' }, ...FIGURE_OPTIONS },
-    help: '  --habits         draw the card\'s measured habits instead: one heat map per habit, layers × heads\n'
+    usage: 'lookback heads "text" [--json | --csv | --svg FILE | --png FILE] [--habits] [--sort KEY] [--scale S]',
+    options: { habits: { type: 'boolean' }, sort: { type: 'string', default: 'layer' }, json: { type: 'boolean' }, csv: { type: 'boolean' },
+      ...FIGURE_OPTIONS },
+    help: '  (no option)      print the table of every head\'s habits, measured now on the text and on random tokens repeated\n'
+      + '                   twice (the model\'s headScores): weight on the previous token, on the start mark, induction score\n'
+      + '  --json           print the table as JSON (layer_index and head_index count from 0; "head" is layer.head from 1)\n'
+      + '  --csv            print the table as CSV\n'
+      + '  --habits         draw the card\'s measured habits instead: one heat map per habit, layers × heads\n'
       + '  --sort KEY       order the heads by layer (default) or by a habit: previous_token, start_mark, induction\n'
+      + '                   (the figure labels heads with the model card\'s habits, or with the measured ones when there is no card)\n'
       + `${FIGURE_HELP}`,
     run: (m, text, o, { card }) => {
-      if (!wantsFigure(o)) throw new UsageError('heads draws a figure: give --svg FILE or --png FILE');
+      const KEYS = ['previous_token', 'start_mark', 'induction'];
+      if (o.sort !== 'layer' && !KEYS.includes(o.sort)) throw new UsageError(`--sort must be layer, ${KEYS.join(', ')} (got ${o.sort})`);
       if (o.habits) {
+        if (!wantsFigure(o)) throw new UsageError('--habits draws a figure: give --svg FILE or --png FILE');
         const habits = figures.cardHabits(card);
         if (habits.length === 0) throw new UsageError('--habits needs a model card (card.json beside the model) with measured habits');
         return writeFigure(figures.habitsMap({ habits }), o);
       }
-      const r = m.forward(text, { attention: true, window: !!o.window });
-      const { L, H } = r.shape;
-      const score = (key, l, h) => card?.heads?.[key]?.by_layer?.[l]?.[h] ?? null;
-      const KEYS = ['previous_token', 'start_mark', 'induction'];
-      if (o.sort !== 'layer' && !KEYS.includes(o.sort)) throw new UsageError(`--sort must be layer, ${KEYS.join(', ')} (got ${o.sort})`);
+      const table = !wantsFigure(o) || !card?.heads ? headTable(m, text) : null;
+      const score = table ? (key, l, h) => table.scores[key][l][h] : (key, l, h) => card?.heads?.[key]?.by_layer?.[l]?.[h] ?? null;
+      const { L, H } = table ?? { L: m.info.config.n_layers, H: m.info.config.n_heads };
       const order = Array.from({ length: L * H }, (_, i) => ({ layer: Math.floor(i / H), head: i % H }));
       if (o.sort !== 'layer') order.sort((a, b) => (score(o.sort, b.layer, b.head) ?? -1) - (score(o.sort, a.layer, a.head) ?? -1));
+      if (!wantsFigure(o)) return printHeadTable(table, order, o);
+      const r = m.forward(text, { attention: true, window: !!o.window });
       return writeFigure(figures.headsGrid({ tokens: m.tokens(r.ids).map((t) => t.text), attention: r.attention, shape: r.shape, order,
         habits: (l, h) => Object.fromEntries(KEYS.map((k) => [k, score(k, l, h)])) }), o);
     },
@@ -162,6 +170,28 @@ const COMMANDS = {
 };
 
 const wantsFigure = (o) => o.svg !== undefined || o.png !== undefined;
+
+// Every head's habits measured now (the model's headScores over the text and its random repeated sequences, the
+// API's defaults): { L, H, scores: { previous_token, start_mark, induction: [L][H] }, even: { same keys } }.
+function headTable(m, text) {
+  const r = m.headScores([text]);
+  const habits = { previous_token: r.previousToken, start_mark: r.startMark, induction: r.induction };
+  return { L: r.layers, H: r.heads, scores: Object.fromEntries(Object.entries(habits).map(([k, v]) => [k, v.byLayer])),
+    even: Object.fromEntries(Object.entries(habits).map(([k, v]) => [k, v.even])) };
+}
+
+function printHeadTable(t, order, o) {
+  const KEYS = Object.keys(t.scores);
+  const rows = order.map(({ layer, head }) => ({ head: `${layer + 1}.${head + 1}`, layer_index: layer, head_index: head,
+    ...Object.fromEntries(KEYS.map((k) => [k, t.scores[k][layer][head]])) }));
+  if (o.json) return print(JSON.stringify({ layers: t.L, heads: t.H, even: t.even, rows }));
+  if (o.csv) return print([['head', 'layer_index', 'head_index', ...KEYS], ...rows.map((r) => [r.head, r.layer_index, r.head_index, ...KEYS.map((k) => r[k])])]
+    .map((r) => r.join(',')).join('\n'));
+  print(`${t.L} layers × ${t.H} heads, named layer.head counting from 1; measured now on the text and on random tokens repeated twice`);
+  print(`head     ${KEYS.map((k) => k.replace(/_/g, ' ').padStart(15)).join('')}`);
+  for (const r of rows) print(`${r.head.padEnd(8)} ${KEYS.map((k) => r[k].toFixed(3).padStart(15)).join('')}`);
+  print(`even     ${KEYS.map((k) => t.even[k].toFixed(3).padStart(15)).join('')}`);
+}
 
 // The fonts the PNG is drawn with, from the dejavu-fonts-ttf package: the same glyphs on every machine.
 const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansMono.ttf'];
