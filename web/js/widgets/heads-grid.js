@@ -1,6 +1,8 @@
 // <lookback-heads-grid>: every head of the trained model at once, as small maps of its attention weights
 // (queries down, keys across, the future blank) for the chosen text, each labelled with its habits measured
-// over held-out texts (from the model card); sorted by layer or by a habit; a table alternative. Clicking a
+// over held-out texts (from the model card), or, for a model without a card (the reader's own), measured live on the
+// text shown and on random tokens repeated twice (the model's headScores, one repeat per request, with a progress
+// bar; the same numbers as `lookback heads TEXT --json`); sorted by layer or by a habit; a table alternative. Clicking a
 // head (or Enter on it) emits `lookback-open-head` {layer, head} (counting from 0; shown from 1) for the page to
 // open it in the explorer. Not the model: the `model` compute op (ModelWidget).
 import { define, esc, fmt } from './widget-kit.js';
@@ -25,7 +27,13 @@ select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-ra
 .cell .s { color: var(--lb-muted); font-variant-numeric: tabular-nums; display: flex; flex-wrap: wrap; column-gap: .5rem; }
 .cell .s span { white-space: nowrap; }
 details { margin-top: .5rem; }
+.live[hidden] { display: none; }
+.live progress { width: 12rem; vertical-align: middle; }
 `;
+
+// the live measure's repeats (the API's default for headScores, so the numbers equal `lookback heads --json`)
+const REPEATS = 4;
+const API_KEY = { previous_token: 'previousToken', start_mark: 'startMark', induction: 'induction' };
 
 /**
  * @attr text - the text whose attention maps are drawn
@@ -68,6 +76,8 @@ class HeadsGrid extends ModelWidget {
       <p class="hint">Each map: queries down, earlier tokens across; darker is more weight. Under it, the head's habits measured over
         held-out texts (model card): weight on the previous token, on the start mark ◆, and the induction score. Heads are named
         layer.head, counting from 1. Click a head, or focus it and press Enter, to open it in the explorer; arrow keys move between heads.</p>
+      <p class="live" hidden><progress max="${REPEATS + 1}" value="0" aria-label="measuring the heads' habits"></progress>
+        <span class="live-text" aria-live="polite"></span></p>
       <div class="grid" role="group" aria-label="Heads"></div>
       <details><summary>Table of the heads</summary><div class="scroll"><table class="num heads"></table></div></details>`;
     this.root.querySelector('select.text').addEventListener('change', (e) => {
@@ -124,10 +134,49 @@ class HeadsGrid extends ModelWidget {
       ]);
       const tokens = (await this.askModel('tokens', [f.ids], 'tokens')).map((t) => t.text);
       this.result = { text, model, attention: f.attention, shape: f.shape, tokens };
-      this.card = card;
+      this.card = card?.heads ? card : null;
+      this.measured = null;
+      this.root.querySelector('.live').hidden = !!this.card;
     }
     this.syncControls();
     this.render();
+    if (!this.card && !this.measured) {
+      this.measured = await this.measure(this.result);
+      this.render();
+    }
+  }
+
+  // Without a card: the habits measured now, in the card's shape ({ heads: { key: { by_layer, even } } }), as
+  // headScores([text]) gives them: the text's scores first, then the induction score one random repeat at a time
+  // (seeds 1, 2, ...), averaged by count, the progress bar advancing with each.
+  async measure(result) {
+    const bar = this.root.querySelector('.live progress'), note = this.root.querySelector('.live-text');
+    bar.parentElement.hidden = false;
+    this.dataset.live = 'running';
+    const step = (i) => { bar.value = i; note.textContent = `measuring the habits of every head: ${i} of ${REPEATS + 1} steps`; };
+    step(0);
+    const own = await this.askModel('headScores', [[result.text], { repeats: 0 }], 'live-text');
+    const heads = {};
+    for (const k of ['previous_token', 'start_mark']) heads[k] = { by_layer: own[API_KEY[k]].byLayer, even: own[API_KEY[k]].even };
+    const sum = own.induction.byLayer.map((row) => row.map(() => 0));
+    let count = 0, even = 0;
+    for (let r = 0; r < REPEATS; r++) {
+      step(r + 1);
+      const { induction: h } = await this.askModel('headScores', [[], { repeats: 1, seed: 1 + r }], `live-repeat-${r}`);
+      h.byLayer.forEach((row, l) => row.forEach((x, j) => { sum[l][j] += x * h.count; }));
+      even += h.even * h.count;
+      count += h.count;
+    }
+    heads.induction = { by_layer: sum.map((row) => row.map((x) => (count ? x / count : 0))), even: count ? even / count : 0 };
+    step(REPEATS + 1);
+    note.textContent = `measured now on the text shown and on ${REPEATS} random sequences repeated twice`;
+    this.dataset.live = 'done';
+    return { heads };
+  }
+
+  // the habits shown: the card's, else the ones measured now (null while they are measured)
+  get habits() {
+    return this.card ?? this.measured;
   }
 
   // heads in display order: [{layer, head}]
@@ -136,7 +185,7 @@ class HeadsGrid extends ModelWidget {
     const all = [];
     for (let l = 0; l < L; l++) for (let h = 0; h < H; h++) all.push({ layer: l, head: h });
     if (this.sort !== 'layer') {
-      const v = (x) => habit(this.card, this.sort, x.layer, x.head) ?? -1;
+      const v = (x) => habit(this.habits, this.sort, x.layer, x.head) ?? -1;
       all.sort((a, b) => v(b) - v(a));
     }
     return all;
@@ -146,15 +195,15 @@ class HeadsGrid extends ModelWidget {
     const { shape } = this.result;
     const grid = this.root.querySelector('.grid');
     const heads = this.order();
-    const score = (key, x) => habit(this.card, key, x.layer, x.head);
+    const score = (key, x) => habit(this.habits, key, x.layer, x.head);
     // the visible text is the accessible name: "5.1 prev 0.53 start 0.00 ind 0.00"; each habit's pair never wraps
     const { attention } = this.result;
     grid.innerHTML = heads.map((x, i) => `<button type="button" class="cell" tabindex="${i ? -1 : 0}" data-head="${headName(x.layer, x.head)}">
       <span aria-hidden="true">${headThumb({ attention, shape, layer: x.layer, head: x.head, size: 150 })}</span><b>${headName(x.layer, x.head)}</b>
-      <span class="s">${HABITS.map(([k, , s]) => (score(k, x) === null ? '' : `<span>${s} ${fmt(score(k, x), 2)}</span>`)).filter(Boolean).join('') || 'no card'}</span></button>`).join('');
+      <span class="s">${HABITS.map(([k, , s]) => (score(k, x) === null ? '' : `<span>${s} ${fmt(score(k, x), 2)}</span>`)).filter(Boolean).join('') || (this.card === null ? 'measuring…' : 'no card')}</span></button>`).join('');
     const table = this.root.querySelector('table.heads');
-    const even = (k) => (this.card?.heads?.[k] ? ` (even ${fmt(this.card.heads[k].even, 2)})` : '');
-    table.innerHTML = `<caption>Habits measured over held-out texts (model card), ${this.sort === 'layer' ? 'by layer' : `highest ${this.sort.replace(/_/g, ' ')} first`}</caption>
+    const even = (k) => (this.habits?.heads?.[k] ? ` (even ${fmt(this.habits.heads[k].even, 2)})` : '');
+    table.innerHTML = `<caption>Habits ${this.card ? 'measured over held-out texts (model card)' : 'measured now on the text shown and on random repeated tokens'}, ${this.sort === 'layer' ? 'by layer' : `highest ${this.sort.replace(/_/g, ' ')} first`}</caption>
       <thead><tr><th scope="col">head</th>${HABITS.map(([k, l]) => `<th scope="col">${l}${even(k)}</th>`).join('')}</tr></thead>
       <tbody>${heads.map((x) => `<tr data-head="${headName(x.layer, x.head)}"><td>${headName(x.layer, x.head)}</td>${HABITS.map(([k]) => `<td>${score(k, x) === null ? '—' : fmt(score(k, x), 3)}</td>`).join('')}</tr>`).join('')}</tbody>`;
     this.emit('lookback-change', { order: heads.map((x) => headName(x.layer, x.head)) });
@@ -164,15 +213,15 @@ class HeadsGrid extends ModelWidget {
   figure() {
     const { attention, shape } = this.result;
     return headsGrid({ tokens: this.result.tokens, attention, shape, order: this.order(),
-      habits: (l, h) => Object.fromEntries(HABITS.map(([k]) => [k, habit(this.card, k, l, h)])) });
+      habits: (l, h) => Object.fromEntries(HABITS.map(([k]) => [k, habit(this.habits, k, l, h)])) });
   }
 
   exportData() {
     const heads = this.order();
-    const row = (x) => [headName(x.layer, x.head), ...HABITS.map(([k]) => habit(this.card, k, x.layer, x.head))];
+    const row = (x) => [headName(x.layer, x.head), ...HABITS.map(([k]) => habit(this.habits, k, x.layer, x.head))];
     return {
       json: { text: this.result.text, sort: this.sort, heads: heads.map((x) => Object.fromEntries([['head', headName(x.layer, x.head)],
-        ...HABITS.map(([k]) => [k, habit(this.card, k, x.layer, x.head)])])) },
+        ...HABITS.map(([k]) => [k, habit(this.habits, k, x.layer, x.head)])])) },
       csv: [['head', ...HABITS.map((h) => h[0])], ...heads.map(row)],
     };
   }
@@ -180,9 +229,9 @@ class HeadsGrid extends ModelWidget {
   exportCanvas() {
     const heads = this.order();
     return drawReport(this, {
-      title: 'Every head: habits measured over held-out texts (model card)',
+      title: `Every head: habits ${this.card ? 'measured over held-out texts (model card)' : 'measured now'}`,
       blocks: [{ text: this.result.text }, { table: { header: ['head', ...HABITS.map((h) => h[1])],
-        rows: heads.map((x) => [headName(x.layer, x.head), ...HABITS.map(([k]) => fmt(habit(this.card, k, x.layer, x.head) ?? NaN, 3))]) } }],
+        rows: heads.map((x) => [headName(x.layer, x.head), ...HABITS.map(([k]) => fmt(habit(this.habits, k, x.layer, x.head) ?? NaN, 3))]) } }],
     });
   }
 }

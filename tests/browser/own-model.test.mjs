@@ -1,0 +1,88 @@
+// Browser test of every model widget of the chapter on the reader's own model: a random-weight model with its own
+// head count (2 layers × 3 heads, unlike Sprout) written here and dropped into the page's file picker. Each model
+// widget computes again on it with no error, and the heads grid, which has no card for it, measures every head's
+// habits live with its progress bar: the numbers it shows equal the Node API's headScores for the same text and
+// model. No console error, no outside request.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadLookback } from 'lookback';
+import { openChapter } from './harness.mjs';
+import { ready, until } from './widget-helpers.mjs';
+
+const lb = await loadLookback();
+const T = { timeout: 240000 };
+const CONFIG = {
+  arch: 'test', dim: 24, n_layers: 2, n_heads: 3, n_kv_heads: 3, head_dim: 8, hidden_dim: 40, vocab_size: 258,
+  max_seq_len: 512, norm_eps: 1e-5, rope_theta: 10000, rope_layout: 'adjacent', qk_norm: false, mlp: 'swiglu',
+  tied_embeddings: false, bos_id: 0, eos_id: 1,
+};
+const TOKENIZER = JSON.stringify({ type: 'byte-bpe', version: 1, vocab_size: 258, bos_id: 0, eos_id: 1, merges: [] });
+const MODEL_WIDGETS = ['lookback-explorer', 'lookback-heads-grid', 'lookback-induction', 'lookback-counterfactual',
+  'lookback-shuffle', 'lookback-next-token'];
+
+let b, dir, own;
+before(async () => {
+  b = await openChapter();
+  dir = mkdtempSync(join(tmpdir(), 'lookback-own-'));
+  const files = { 'model.safetensors': lb.randomWeights(CONFIG, { seed: 21 }), 'config.json': JSON.stringify(CONFIG), 'tokenizer.json': TOKENIZER };
+  for (const [name, data] of Object.entries(files)) writeFileSync(join(dir, name), data);
+  own = await lb.loadModel(join(dir, 'model.safetensors'));
+});
+after(async () => {
+  own?.dispose();
+  await b?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('every model widget computes again on the reader\'s model; the heads grid measures its habits live, equal to the API\'s', T, async () => {
+  const { page } = b;
+  // each widget counts its renders from now on
+  for (const tag of MODEL_WIDGETS) {
+    await page.locator(tag).first().evaluate((el) => { el.changes = 0; el.addEventListener('lookback-change', () => el.changes++); });
+  }
+  const picker = await ready(page, 'lookback-next-token');
+  await picker.locator('details.own summary').click();
+  await picker.locator('input[type=file]').setInputFiles(['model.safetensors', 'config.json', 'tokenizer.json'].map((n) => join(dir, n)));
+  await until(() => picker.locator('.model-name').textContent(), (v) => v === 'model.safetensors', 'the reader\'s model loaded', 30000);
+
+  for (const tag of MODEL_WIDGETS) {
+    const el = page.locator(tag).first();
+    await el.scrollIntoViewIfNeeded();
+    await until(() => el.evaluate((w) => ({ changes: w.changes, key: w.modelKey, error: w.hasAttribute('data-error') })),
+      (v) => v.changes >= 1 && !v.error && /^current [1-9]/.test(v.key), `${tag} computed on the reader's model`, 60000);
+  }
+
+  const grid = page.locator('lookback-heads-grid');
+  await grid.scrollIntoViewIfNeeded();
+  await until(() => grid.getAttribute('data-live'), (v) => v === 'done', 'the live habits measured', 60000);
+  const bar = await grid.locator('.live progress').evaluate((p) => ({ value: p.value, max: p.max, hidden: p.parentElement.hidden }));
+  assert.equal(bar.hidden, false);
+  assert.equal(bar.value, bar.max, 'the progress bar full');
+  const shown = await grid.evaluate((w) => ({ text: w.result.text, json: w.exportData().json, cells: w.shadowRoot.querySelectorAll('.grid [data-head]').length }));
+  assert.equal(shown.cells, CONFIG.n_layers * CONFIG.n_heads, 'one map per head of the reader\'s model');
+  const want = own.headScores([shown.text]);
+  const KEYS = { previous_token: 'previousToken', start_mark: 'startMark', induction: 'induction' };
+  assert.equal(shown.json.heads.length, CONFIG.n_layers * CONFIG.n_heads);
+  for (const row of shown.json.heads) {
+    const [l, h] = row.head.split('.').map((x) => Number(x) - 1);
+    for (const [k, api] of Object.entries(KEYS)) {
+      const w = want[api].byLayer[l][h];
+      assert.ok(Math.abs(row[k] - w) <= 1e-12, `${row.head} ${k}: ${row[k]} shown, ${w} from the API`);
+    }
+  }
+  // back to Sprout: the card's habits again, no live bar
+  await picker.scrollIntoViewIfNeeded();
+  await picker.locator('button.sprout').click();
+  await until(() => picker.locator('.model-name').textContent(), (v) => v === 'Sprout', 'back to Sprout');
+  await grid.scrollIntoViewIfNeeded();
+  await until(() => grid.locator('.live').evaluate((p) => p.hidden), (v) => v === true, 'the live bar hidden for a model with a card', 30000);
+});
+
+test('no console error and no request outside localhost', () => {
+  assert.deepEqual(b.record.consoleErrors, []);
+  assert.deepEqual(b.record.pageErrors, []);
+  assert.deepEqual(b.record.external, []);
+});
