@@ -2,8 +2,9 @@
 // and documentation tools know every <lookback-*> element and attribute: each web/js/widgets/*.js file that
 // calls define('lookback-…', Class) gives one element, its description from the file's header comment, its
 // attributes from the class's observedAttributes, each described by an `@attr name - text` line of the JSDoc
-// block just above the class; the modules are those web/js/widgets/all.js lists (widget-list.mjs). Also writes
-// the attribute table of web/docs/embedding.md (between its widget-attributes markers) from the same manifest.
+// block just above the class, its own events from that block's `@fires name - text` lines (then the shared three);
+// the modules are those web/js/widgets/all.js lists (widget-list.mjs). Also writes the attribute and event tables
+// of web/docs/embedding.md (between its widget-attributes markers) from the same manifest.
 // Run by the build and by prepack; a browser test checks the result against the elements the page really
 // defines. Not a parser of JavaScript in general.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,12 +29,13 @@ function header(source) {
   return lines.join(' ').replace(/\s+/g, ' ').trim();
 }
 
-// The `@attr name - description` lines of the JSDoc block that ends right above `class Cls`.
-function attrDocs(source, cls) {
+// The `@TAG name - description` lines (TAG: attr, fires) of the JSDoc block that ends right above `class Cls`.
+export function classDocs(source, cls, tag = 'attr') {
   const at = source.search(new RegExp(`^class ${cls}\\b`, 'm'));
   const doc = source.slice(0, at).match(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*$/);
   const out = new Map();
-  for (const m of (doc?.[1] ?? '').matchAll(/@attr(?:ibute)?\s+(?:\{[^}]*\}\s+)?([\w-]+)\s+-\s+([^\n]*)/g)) out.set(m[1], m[2].trim());
+  const line = new RegExp(`@${tag === 'attr' ? 'attr(?:ibute)?' : tag}\\s+(?:\\{[^}]*\\}\\s+)?([\\w-]+)\\s+-\\s+([^\\n]*)`, 'g');
+  for (const m of (doc?.[1] ?? '').matchAll(line)) out.set(m[1], m[2].trim());
   return out;
 }
 
@@ -44,13 +46,14 @@ function moduleOf(file) {
   for (const { tag, cls } of definitionsIn(source)) {
     const body = source.slice(source.search(new RegExp(`class ${cls}\\b`)));
     const observed = body.match(/static observedAttributes\s*=\s*\[([^\]]*)\]/);
-    const docs = attrDocs(source, cls);
+    const docs = classDocs(source, cls);
+    const fires = [...classDocs(source, cls, 'fires')].map(([name, description]) => ({ name, description }));
     const attributes = observed ? [...observed[1].matchAll(/'([^']+)'/g)].map((m) => ({ name: m[1], type: { text: 'string' },
       ...(docs.has(m[1]) ? { description: docs.get(m[1]) } : {}) })) : [];
     const described = header(source).replace(new RegExp(`^<${tag}>:\\s*`), '');
     declarations.push({
       kind: 'class', name: cls, tagName: tag, customElement: true, description: described,
-      superclass: { name: 'LookbackWidget', module: `${WIDGETS}/widget-kit.js` }, attributes, events: EVENTS,
+      superclass: { name: 'LookbackWidget', module: `${WIDGETS}/widget-kit.js` }, attributes, events: [...fires, ...EVENTS],
     });
     exports.push({ kind: 'custom-element-definition', name: tag, declaration: { name: cls, module: `${WIDGETS}/${file}` } });
   }
@@ -68,8 +71,13 @@ export function attributeTable(m = manifest()) {
   const order = widgetList().map((w) => w.tag);
   const elements = m.modules.flatMap((mod) => mod.declarations).sort((a, b) => order.indexOf(a.tagName) - order.indexOf(b.tagName));
   const cell = (t) => t.replace(/\|/g, '\\|');
+  const shared = new Set(EVENTS.map((e) => e.name));
   return ['| element | attribute | what it sets |', '|---|---|---|',
     ...elements.flatMap((e) => e.attributes.map((a, i) => `| ${i ? '' : `\`${e.tagName}\``} | \`${a.name}\` | ${cell(a.description ?? '')} |`)),
+    '', `Events of each element (every element also fires ${EVENTS.map((e) => `\`${e.name}\``).join(', ')}):`, '',
+    '| element | event | when |', '|---|---|---|',
+    ...elements.flatMap((e) => e.events.filter((v) => !shared.has(v.name))
+      .map((v, i) => `| ${i ? '' : `\`${e.tagName}\``} | \`${v.name}\` | ${cell(v.description ?? '')} |`)),
   ].join('\n');
 }
 

@@ -37,3 +37,17 @@ test('the manifest lists exactly the listed widgets', () => {
   const tags = manifest.modules.flatMap((m) => m.declarations.map((d) => d.tagName)).sort();
   assert.deepEqual(tags, widgetList().map((w) => w.tag).sort());
 });
+
+test('every event a widget emits is in its JSDoc @fires lines, and so in the manifest; none is listed that it does not emit', () => {
+  const manifest = JSON.parse(read('custom-elements.json'));
+  const SHARED = ['lookback-ready', 'lookback-export', 'lookback-compute'];
+  for (const mod of manifest.modules) {
+    const source = read(mod.path);
+    for (const d of mod.declarations) {
+      const emitted = [...new Set([...source.matchAll(/\bemit\(\s*'(lookback-[a-z-]+)'/g)].map((m) => m[1]))].sort();
+      const listed = d.events.map((e) => e.name).filter((n) => !SHARED.includes(n)).sort();
+      assert.deepEqual(listed, emitted, `${d.tagName}: @fires lines against this.emit calls`);
+      assert.ok(d.events.every((e) => e.description), `${d.tagName}: every event described`);
+    }
+  }
+});

@@ -98,6 +98,7 @@ const list = (a, dg = 2) => `[${Array.from(a, (x) => fmt(x, dg)).join(', ')}]`;
  * @attr query - the query row followed, from 0
  * @attr causal - `true` (default) or `false`
  * @attr step - the source line the walk is on, from 0
+ * @fires lookback-change - the reader moved to another line or query (detail {line, query})
  */
 class CodeWalk extends LookbackWidget {
   static css = CSS;

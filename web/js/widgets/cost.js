@@ -33,6 +33,7 @@ tr.cur { background: color-mix(in srgb, var(--lb-accent) 14%, transparent); }
  * @attr length - the text length in tokens, snapped to the nearest row of the table (default 512)
  * @attr heads - heads per layer
  * @attr layers - how many layers
+ * @fires lookback-change - the sizes changed (detail: the sizes and the operations counted)
  */
 class Cost extends LookbackWidget {
   static css = CSS;

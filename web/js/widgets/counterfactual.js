@@ -62,6 +62,7 @@ function headLine(h, oldWord, newWord) {
  * @attr heads - how many heads are listed, 1 to 6 (default 2)
  * @attr top - rows of next tokens, 3 to 10 (default 5)
  * @attr model - the model: `sprout`, `window` or `current` (default)
+ * @fires lookback-change - the edited story was computed (detail: the result shown)
  */
 class CounterfactualWidget extends ModelWidget {
   static css = CSS;

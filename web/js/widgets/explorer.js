@@ -50,6 +50,7 @@ const clampInt = (v, lo, hi, d) => {
  * @attr query-text - the query token, by its text
  * @attr query-where - `start-mark`: the query whose largest weight is on ◆ (in the head shown, else in a head that has one)
  * @attr model - the model: `sprout`, `window` or `current` (default)
+ * @fires lookback-change - a head or query was chosen (detail {layer, head, query, weights}, counting from 0)
  */
 class Explorer extends ModelWidget {
   static css = CSS;

@@ -36,6 +36,7 @@ const clampInt = (v, lo, hi, d) => {
  * @attr wv - the value projection, JSON matrix `[C][H·d]`
  * @attr wo - the output projection, JSON matrix `[H·d][C]` (optional)
  * @attr words - the rows' labels, JSON `["...", ...]`, one per row of `x`
+ * @fires lookback-change - the layer was computed for the words (detail {words, heads})
  */
 class Flow extends LookbackWidget {
   static css = CSS;

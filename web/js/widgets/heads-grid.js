@@ -39,6 +39,8 @@ const API_KEY = { previous_token: 'previousToken', start_mark: 'startMark', indu
  * @attr text - the text whose attention maps are drawn
  * @attr sort - `layer` (default), `previous_token`, `start_mark` or `induction`
  * @attr model - the model: `sprout`, `window` or `current` (default)
+ * @fires lookback-change - the grid was drawn (detail {order}: the heads as shown, layer.head from 1)
+ * @fires lookback-open-head - a head was clicked or Enter pressed on it (detail {layer, head, text}, counting from 0)
  */
 class HeadsGrid extends ModelWidget {
   static css = CSS;

@@ -38,6 +38,7 @@ export function copyableLoss(rows) {
  * @attr name - the made-up name
  * @attr template - the text, with `{name}` at least twice
  * @attr model - the model: `sprout`, `window` or `current` (default)
+ * @fires lookback-change - the text was computed (detail: the per-token table shown)
  */
 class Induction extends ModelWidget {
   static css = CSS;

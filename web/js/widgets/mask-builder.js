@@ -41,6 +41,7 @@ select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-ra
  * @attr words - the tokens' labels, JSON `["...", ...]`
  * @attr mask - `causal` (default), `full`, `diagonal`, `none` or a JSON grid of 0/1
  * @attr seed - the random seed of the scores (default 7)
+ * @fires lookback-change - the mask was edited (detail {mask, weights, emptyRows, ...})
  */
 class MaskBuilder extends LookbackWidget {
   static css = CSS;

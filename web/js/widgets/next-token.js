@@ -74,6 +74,9 @@ export function readingNotes(text, tokens, top, temperature) {
  * @attr top - how many rows the table of next tokens lists
  * @attr model - the model: `sprout`, `window` or `current` (default)
  * @attr no-picker - present: no "Use your own model" box
+ * @fires lookback-change - the next tokens were computed (detail {text, top, reading})
+ * @fires lookback-token - generation added tokens (detail {ids, text})
+ * @fires lookback-generated - generation ended (detail: the generated ids, text and stop reason)
  */
 class NextTokenWidget extends ModelWidget {
   static css = CSS;

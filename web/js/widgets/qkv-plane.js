@@ -54,6 +54,7 @@ tr.sum td { border-bottom: 0; color: var(--lb-muted); }
  * @attr labels - a label per key, JSON `["...", ...]`
  * @attr values - a value per key, JSON `[[a, b, c], ...]` (three numbers each)
  * @attr temperature - the softmax temperature, above 0 (default 1)
+ * @fires lookback-change - a vector was moved (detail: scores, weights, query and keys)
  */
 class QkvPlane extends LookbackWidget {
   static css = CSS;

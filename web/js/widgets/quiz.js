@@ -106,6 +106,7 @@ label.opt.wrong { border-color: var(--lb-accent-2); }
 /**
  * @attr set - a built-in question set (such as `sinks`, `mask`)
  * @attr quiz-id - the key under which answers are kept in localStorage (default: the set)
+ * @fires lookback-answer - the reader answered a question (detail {quiz, question, chosen, correct, score})
  */
 class Quiz extends LookbackWidget {
   static css = CSS;

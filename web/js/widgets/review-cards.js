@@ -52,6 +52,7 @@ const CSS = `
 /**
  * @attr set - a built-in deck
  * @attr deck-id - the key under which progress is kept in localStorage (default: the set)
+ * @fires lookback-review - the reader marked a card (detail {card, knew, known})
  */
 class ReviewCards extends LookbackWidget {
   static css = CSS;

@@ -33,6 +33,7 @@ summary { cursor: pointer; color: var(--lb-muted); }
  * @attr seed - the random seed of the sampled vectors (default 1)
  * @attr queries - how many random queries are sampled, 10 to 5000 (default 1000)
  * @attr keys - keys per query, 2 to 256 (default 16)
+ * @fires lookback-change - the dimension changed (detail {d, scaled, averageLargestWeight})
  */
 class Scaling extends LookbackWidget {
   static css = CSS;

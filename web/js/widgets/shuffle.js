@@ -48,6 +48,7 @@ label.text input { flex: 1 1 14rem; }
  * @attr seed - the seed of the shuffle (default 1)
  * @attr model - the model: `current` (default: the page's model, the reader's own once they bring one) or `sprout`
  * @attr order - the order, JSON: the words between the start mark and the last token, numbered from 1, in their shuffled order (a word's pieces move together)
+ * @fires lookback-change - an order was computed (detail {order, layer, positionsOff, positionsOn})
  */
 class Shuffle extends ModelWidget {
   static css = CSS;

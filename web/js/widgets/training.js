@@ -62,6 +62,8 @@ const best = (scores) => scores.reduce((b, v, i) => (v > scores[b] ? i : b), 0);
  * @attr lr - the learning rate: 0.001, 0.003 or 0.01
  * @attr seed - the seed of the weights and rows (default 1)
  * @attr steps - how many optimiser steps a run takes
+ * @fires lookback-change - a step was shown (detail: the run's summary)
+ * @fires lookback-train - the run started, paused, ended or was reset (detail {state, step})
  */
 class Training extends LookbackWidget {
   static css = CSS;

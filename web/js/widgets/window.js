@@ -34,6 +34,7 @@ td.t { font-family: var(--lb-mono); white-space: pre; }
  * @attr story - the story whose last word is predicted
  * @attr answer - the word the story needs (default `doll`)
  * @attr model - the model: `sprout`, `window` or `current` (default)
+ * @fires lookback-change - the window moved (detail {end, size, visible, predictions})
  */
 class WindowWidget extends ModelWidget {
   static css = CSS;

@@ -44,6 +44,7 @@ h3.step-title { margin: .3rem 0; font-size: .95rem; }
  * @attr wv - the value projection, JSON matrix
  * @attr step - the step of the computation shown, from 0
  * @attr row - the query row followed, from 0
+ * @fires lookback-change - the step or row changed (detail {step, row})
  */
 class WorkedExample extends LookbackWidget {
   static css = CSS;
