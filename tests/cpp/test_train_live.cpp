@@ -71,6 +71,12 @@ TEST_CASE("live tasks: rows start with the start mark, repeat or copy where the 
       }
     }
   }
+  // the one list of names, in the order of Task, each read back as its own task
+  REQUIRE(task_names().size() == std::size_t(Task::corpus) + 1);
+  for (std::size_t i = 0; i < task_names().size(); ++i) {
+    CHECK(parse_task(task_names()[i]) == Task(i));
+    CHECK(task_name(Task(i)) == task_names()[i]);
+  }
   CHECK_THROWS_WITH_AS(parse_task("sorting"), doctest::Contains("induction, previous or corpus"), std::invalid_argument);
   TaskSpec bad;
   bad.alphabet = 10;

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
+import { TRAIN_TASKS } from '../../web/js/train-tasks.js';
 
 const lb = await loadLookback();
 const SMALL = { layers: 2, dim: 32, heads: 2, seqLen: 24 };
@@ -63,7 +64,9 @@ test('pause stops run() early and run() resumes where it stopped', async () => {
 
 test('train: bad options are errors that name them', async () => {
   await assert.rejects(lb.train({ layers: 9 }), /layers/);
-  await assert.rejects(lb.train({}, { task: 'sorting' }), /task must be one of/);
+  // the names are the core's (live_tasks.cpp); the page's labels (web/js/train-tasks.js) name the same tasks
+  await assert.rejects(lb.train({}, { task: 'sorting' }), (err) => err.message.startsWith(`train: task must be one of ${Object.keys(TRAIN_TASKS).join(', ')} (got`));
+  await assert.rejects(lb.train({}, { task: 'toString' }), /task must be one of/);
   await assert.rejects(lb.train({ width: 3 }), /unknown option "width"/);
   await assert.rejects(lb.train({}, { lr: -1 }), /lr/);
   await assert.rejects(lb.train({}, { alphabet: 300 }), /alphabet/);

@@ -1,6 +1,6 @@
 // Embind bindings of live training (the training module, web/build/lookback-train.*), handle-based like the
 // model's: trainCreate(options) gives a handle; trainSteps runs optimiser steps; trainEvaluate, trainProbe and
-// trainBundle read the run; trainDispose frees it. Each validates its arguments, copies results out and returns
+// trainBundle read the run; trainDispose frees it; trainTasks lists the tasks' names. Each validates its arguments, copies results out and returns
 // an Error object instead of throwing. Not here: the training itself (wasm/src/train_live) or the JS API
 // (web/js/api/train.js).
 #include <emscripten/bind.h>
@@ -102,6 +102,13 @@ val bundle_js(double handle) {
   });
 }
 
+// The live tasks' names (live::task_names, the one list).
+val tasks_js() {
+  val a = val::array();
+  for (const auto& name : live::task_names()) a.call<void>("push", name);
+  return a;
+}
+
 val dispose_js(double handle) {
   return guarded([&] { return val(runs().erase(handle)); });
 }
@@ -115,6 +122,7 @@ EMSCRIPTEN_BINDINGS(lookback_train) {
   emscripten::function("trainProbe", &probe_js);
   emscripten::function("trainBundle", &bundle_js);
   emscripten::function("trainDispose", &dispose_js);
+  emscripten::function("trainTasks", &tasks_js);
 }
 
 }  // namespace lookback::bind

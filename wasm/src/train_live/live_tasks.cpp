@@ -72,16 +72,22 @@ void corpus_row(Draw& d, std::uint64_t seed, int split, std::uint64_t index, int
 
 }  // namespace
 
-Task parse_task(const std::string& name) {
-  if (name == "induction") return Task::induction;
-  if (name == "previous") return Task::previous;
-  if (name == "corpus") return Task::corpus;
-  throw std::invalid_argument("unknown task '" + name + "' (expected induction, previous or corpus)");
+const std::vector<std::string>& task_names() {
+  static const std::vector<std::string> names = {"induction", "previous", "corpus"};
+  return names;
 }
 
-const char* task_name(Task t) {
-  return t == Task::induction ? "induction" : t == Task::previous ? "previous" : "corpus";
+Task parse_task(const std::string& name) {
+  const auto& names = task_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (name == names[i]) return Task(i);
+  std::string choices;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    choices += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  throw std::invalid_argument("unknown task '" + name + "' (expected " + choices + ")");
 }
+
+const char* task_name(Task t) { return task_names().at(std::size_t(t)).c_str(); }
 
 std::uint16_t alphabet_id(int i) {
   static const Order order;

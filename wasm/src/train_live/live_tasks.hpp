@@ -17,6 +17,9 @@
 namespace lookback::live {
 
 enum class Task { induction, previous, corpus };
+// The tasks' names in the order of Task: the one list of them (the training module gives it to JS as
+// trainTasks(); web/js/train-tasks.js labels the same names and a test compares the two).
+const std::vector<std::string>& task_names();
 Task parse_task(const std::string& name);  // throws std::invalid_argument naming the choices
 const char* task_name(Task t);
 

@@ -7,7 +7,6 @@
 import { CODES, coded } from './errors.js';
 import { badArgument, checked } from './loaded-model.js';
 import { options } from './options.js';
-import { TRAIN_TASKS } from '../train-tasks.js';
 
 export const MODEL_DEFAULTS = Object.freeze({ layers: 2, mlp: false, dim: 64, heads: 2, seqLen: 32 });
 // The defaults grow an induction head in a few hundred steps (web/docs/models.md, "Live training: why the defaults"): many distinct tokens and
@@ -16,7 +15,6 @@ export const TRAIN_DEFAULTS = Object.freeze({
   task: 'induction', alphabet: 188, repeatMin: 0, repeatMax: 0, steps: 1000, batch: 16, lr: 3e-3, warmup: 50,
   seed: 1, heldOut: 32, probes: 4, onStep: null, evalEvery: 50, chunk: 10,
 });
-export const TASKS = Object.freeze(Object.keys(TRAIN_TASKS));
 
 const finalizer = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry(({ T, handle }) => T.trainDispose(handle))
@@ -159,12 +157,14 @@ export function trainApi(loadTrain, lb) {
     async train(config, opts) {
       const c = options('train', config, MODEL_DEFAULTS);
       const o = options('train', opts, TRAIN_DEFAULTS);
-      if (!TASKS.includes(o.task)) throw badArgument(`train: task must be one of ${TASKS.join(', ')} (got ${JSON.stringify(o.task)})`);
       if (o.onStep !== null && typeof o.onStep !== 'function') throw badArgument('train: onStep must be a function');
       for (const k of ['steps', 'evalEvery', 'chunk']) {
         if (!Number.isInteger(o[k]) || o[k] < (k === 'chunk' ? 1 : 0)) throw badArgument(`train: ${k} must be an integer >= ${k === 'chunk' ? 1 : 0}`);
       }
-      return new Training(await loadTrain(), lb, c, o);
+      const T = await loadTrain();
+      const tasks = T.trainTasks();   // the core's one list (wasm/src/train_live/live_tasks.cpp, task_names)
+      if (!tasks.includes(o.task)) throw badArgument(`train: task must be one of ${tasks.join(', ')} (got ${JSON.stringify(o.task)})`);
+      return new Training(T, lb, c, o);
     },
   };
 }
