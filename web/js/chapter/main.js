@@ -1,6 +1,6 @@
 // The chapter controller: installs the compute controller (one worker for the page), defines the widgets,
-// renders formulas, tracks the contents bar, shows a bar while a model loads, runs the page's own first
-// computation and the Python listings' output, fills the prose's model numbers from the card and opens heads in
+// renders formulas, numbers the sections, tracks the contents bar, shows a bar while a model loads, runs the
+// page's own first computation and the Python listings' output, fills the prose's model numbers from the card and opens heads in
 // the explorer. Not a widget and not the API: widgets reach the core only through the controller's answers to
 // their events.
 import { client } from './install.js';
@@ -8,6 +8,7 @@ import '../widgets/all.js';
 import { renderMath } from './math.js';
 import { firstComputation } from './first-computation.js';
 import { trackContents } from './contents.js';
+import { numberSections } from './numbering.js';
 import { keyboardScrollable } from '../widgets/widget-kit.js';
 import { fillCardSlots, valueAt } from './card-slots.js';
 import { showModelProgress } from './model-progress.js';
@@ -18,6 +19,7 @@ import { sharpestQuery } from './head-focus.js';
 showModelProgress(document);  // before any widget asks for a model
 
 renderMath(document);
+numberSections(document);   // before the contents bar reads its links
 trackContents(document);
 // formulas and tables that scroll sideways on a narrow screen become focusable while they do
 const scrollers = new ResizeObserver((entries) => entries.forEach((e) => keyboardScrollable(e.target)));

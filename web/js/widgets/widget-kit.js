@@ -53,6 +53,15 @@ table.num caption { text-align: left; color: var(--lb-muted); font-size: .85rem;
 .scroll.folded { max-height: 15rem; overflow-y: hidden;
   -webkit-mask-image: linear-gradient(to bottom, #000 75%, transparent); mask-image: linear-gradient(to bottom, #000 75%, transparent); }
 button.fold { display: block; margin: .3rem 0 .5rem; font-size: .85rem; min-height: 30px; }
+/* a tall widget on a phone shows its top (input, headline, the start of its picture) and unfolds on request */
+:host([data-folded]) { max-height: 18rem; overflow: hidden; }
+:host([data-folded]) .hint { display: none; }  /* the folded top shows the widget's picture, not how to read it */
+.unfold { display: none; }
+:host([data-folded]) .unfold, :host([data-unfolded]) .unfold { display: block; }
+:host([data-folded]) .unfold { position: absolute; left: 0; right: 0; bottom: 0; z-index: 2; padding: 2.4rem .65rem .55rem;
+  background: linear-gradient(to bottom, transparent, var(--lb-panel) 60%); }
+.unfold button { width: 100%; font-size: .88rem; font-weight: 600; }
+:host([data-unfolded]) .unfold { margin-top: .6rem; }
 .mono { font-family: var(--lb-mono); }
 .row { display: flex; flex-wrap: wrap; gap: .45rem; align-items: center; }
 .sr-only {
@@ -196,7 +205,7 @@ export const storage = {
 // On a narrow screen a long table starts folded: its first rows show, and a button under it unfolds the rest
 // (and folds it again). `box` is the table's .scroll box; it stays folded or open across recomputations.
 const LONG_TABLE = 10;   // rows
-const narrow = () => typeof matchMedia === 'function' && matchMedia('(max-width: 600px)').matches;
+export const narrow = () => typeof matchMedia === 'function' && matchMedia('(max-width: 600px)').matches;
 export function foldLongTable(box) {
   const rows = box.querySelectorAll(':scope > table > tbody > tr').length;
   let toggle = box.nextElementSibling?.classList.contains('fold') ? box.nextElementSibling : null;
@@ -237,6 +246,8 @@ export function keyboardScrollable(el) {
   }
 }
 
+const FOLD_ABOVE = 560;  // px: a widget taller than this on a phone starts folded
+
 export class LookbackWidget extends HTMLElement {
   // Subclasses: static css, static title; build() once; compute() (async, may call this.ask); exportData()
   // -> {json, csv}; exportCanvas() -> canvas.
@@ -260,7 +271,7 @@ export class LookbackWidget extends HTMLElement {
     if (!this._built) {
       this._built = true;
       this.build();
-      this.root.append(this.exportBar());
+      this.root.append(this.exportBar(), this.unfoldBar());
       this._scrollers = new ResizeObserver((entries) => entries.forEach((e) => keyboardScrollable(e.target)));
     }
     this.watchScrollers();
@@ -363,8 +374,44 @@ export class LookbackWidget extends HTMLElement {
     this._marked = true;
   }
 
+  // On a phone a widget much taller than the screen's third starts folded to its top part, with a button at its
+  // foot that shows the rest (and folds it again); keyboard focus that lands in the hidden part unfolds it.
+  unfoldBar() {
+    const bar = document.createElement('div');
+    bar.className = 'unfold';
+    bar.innerHTML = '<button type="button" aria-expanded="false"></button>';
+    const button = bar.firstChild;
+    button.addEventListener('click', () => {
+      const open = this.hasAttribute('data-folded');
+      this._unfolded = open;
+      this.fitToPhone();
+      if (!open) this.scrollIntoView({ block: 'nearest' });
+    });
+    this.root.addEventListener('focusin', (e) => {
+      if (!this.hasAttribute('data-folded') || bar.contains(e.target)) return;
+      const r = e.target.getBoundingClientRect(), host = this.getBoundingClientRect();
+      if (r.bottom > host.bottom - bar.offsetHeight) {
+        this._unfolded = true;
+        this.fitToPhone();
+      }
+    });
+    this._unfoldButton = button;
+    return bar;
+  }
+
+  fitToPhone() {
+    const button = this._unfoldButton;
+    if (!button) return;
+    const fold = narrow() && !this._unfolded && this.scrollHeight > FOLD_ABOVE;
+    this.toggleAttribute('data-folded', fold);
+    this.toggleAttribute('data-unfolded', narrow() && !fold && this._unfolded === true);
+    button.textContent = fold ? `Show all of this widget ▾` : 'Fold this widget ▴';
+    button.setAttribute('aria-expanded', String(!fold));
+  }
+
   _rendered() {
     this.root.querySelectorAll('.scroll').forEach(foldLongTable);
+    this.fitToPhone();
     // new content may have changed which tables scroll; check once things settle
     clearTimeout(this._scrollCheck);
     this._scrollCheck = setTimeout(() => {
