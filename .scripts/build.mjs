@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeModuleLists } from './module-lists.mjs';
+import { writeWidgetContent } from './widget-content.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const webOnly = process.argv.includes('--web');
@@ -78,6 +79,7 @@ function shareThreadedWasm() {
   rmSync(node);
 }
 
+writeWidgetContent();   // before the module lists: the widgets import the content modules
 writeModuleLists();
 if (!webOnly) {
   run('cmake', ['-S', '.', '-B', '.build/native', '-DCMAKE_BUILD_TYPE=Release', '--log-level=WARNING']);

@@ -26,5 +26,6 @@ if (missing().length) {
     + '(needs Emscripten; `npm run setup` installs it), then `npm pack` again.');
   process.exit(1);
 }
+if (!run('node', ['.scripts/widget-content.mjs'])) process.exit(1);
 if (!run('node', ['.scripts/custom-elements.mjs'])) process.exit(1);
 if (!run('node', ['.scripts/docs-site.mjs'])) process.exit(1);

@@ -4,86 +4,10 @@
 // softmax, the core computes it. Not a grading system: nothing leaves the browser.
 import { LookbackWidget, builtInSet, define, esc, fmt, ownJson, storage } from './widget-kit.js';
 import { drawReport } from './export.js';
+import QUIZ_SETS from './content/quiz-sets.js';
 
-export const QUIZ_SETS = {
-  sinks: {
-    title: 'Quiz: attention cannot look nowhere',
-    questions: [
-      {
-        q: 'A query scores four keys −3, −5, −4 and −6: none of them fits. What does softmax make of that?',
-        options: [
-          { text: 'All four weights are 0, because no key fits.', why: 'Softmax never gives 0 for a finite score: e to any number is positive, and the weights are divided by their sum, so they always add up to 1.' },
-          { text: 'The weights still add up to 1, and the key scored −3 gets the most.', correct: true, why: 'Only the differences between scores matter. Computed now: {weights}. The least bad key wins.' },
-          { text: 'The weights are negative, like the scores.', why: 'Weights are e^score divided by a sum of such terms: always positive, whatever the sign of the scores.' },
-        ],
-        live: { softmax: [-3, -5, -4, -6] },
-      },
-      {
-        q: 'Why do trained models park so much weight on the start mark ◆?',
-        options: [
-          { text: 'The start mark carries the most important information in the text.', why: 'It carries almost none: it is the same token at the start of every text.' },
-          { text: 'A head must put its weight somewhere; a fixed token whose value changes little is a harmless place when nothing else fits.', correct: true, why: 'That is an attention sink: the weights sum to 1, so a head that has nothing to fetch needs a place to put them, and the model learns to make ◆ that place.' },
-          { text: 'The causal mask forces every token to look at the first token.', why: 'The mask only hides later tokens. Every earlier token, ◆ included, is visible; none is forced.' },
-        ],
-      },
-      {
-        q: 'In one head, the token "put" gives 0.8 of its weight to ◆. What can you conclude?',
-        options: [
-          { text: 'That ◆ is what matters most for predicting the next word.', why: 'A weight says where the head looked, not what the prediction depends on. A sink takes weight precisely because its value does little.' },
-          { text: 'Little by itself: this head may simply have nothing to fetch here. To know what matters, change the input and watch the prediction.', correct: true, why: 'Weights suggest, tests decide: remove or change a token and see whether the output moves.' },
-        ],
-      },
-    ],
-  },
-  mask: {
-    title: 'Quiz: the causal mask',
-    questions: [
-      {
-        q: 'Where does the causal mask go?',
-        options: [
-          { text: 'On the scores, before softmax: the future gets −∞.', correct: true, why: 'e^−∞ = 0, so the future gets weight 0 and the visible scores share the whole 1. Scores 1, 2, 3 with the third hidden, computed now: {weights}.' },
-          { text: 'On the weights, after softmax: set the future\'s weights to 0.', why: 'Then the future has already taken its share of the normalisation, so the row no longer sums to 1, and its score still shaped the other weights.' },
-        ],
-        live: { softmax: [1, 2, 3], mask: [1, 1, 0] },
-      },
-      {
-        q: 'Training loss falls far lower than you expected, yet generated text is nonsense. What do you check first?',
-        options: [
-          { text: 'The learning rate.', why: 'A bad learning rate makes the loss fall slowly or blow up, not fall suspiciously far.' },
-          { text: 'The mask: can position t see token t+1, the very token it must predict?', correct: true, why: 'Then training is copying, not predicting. The leak test catches it: change a later token and check that no earlier output moves.' },
-        ],
-      },
-    ],
-  },
-  order: {
-    title: 'Quiz: order blindness',
-    questions: [
-      {
-        q: 'One attention layer, no position information at all: you shuffle the tokens before the last one. What happens to the last token\'s output?',
-        options: [
-          { text: 'It stays exactly the same.', correct: true, why: 'Each key keeps its score and each value its weight; only their place in the sum moves, and a sum does not care about order.' },
-          { text: 'It changes, because every score changes.', why: 'A score depends on the query and one key, not on where the key sits. Shuffling moves the scores around but changes none of them.' },
-          { text: 'It becomes undefined, because the keys no longer line up with the values.', why: 'Each key travels with its own value: they come from the same token.' },
-        ],
-      },
-      {
-        q: 'Does the causal mask give the model word order?',
-        options: [
-          { text: 'Completely: each position sees a different set of tokens.', why: 'Each position sees a different number of tokens, but within what one layer sees, order is invisible. Across stacked layers some order leaks back, weakly; the shuffle test in this section measures how much.' },
-          { text: 'Only a little: a token can tell how many tokens it sees, not in which order they came.', correct: true, why: 'In one layer, shuffle the earlier tokens and the last output is unchanged even with the mask. Stacked layers let some order back in, because each earlier token\'s output depends on its own prefix, which the shuffle changes; models without positions can learn to use that. It is weak and indirect, so order is put into the queries and keys.' },
-        ],
-      },
-      {
-        q: 'How does RoPE give attention a sense of position?',
-        options: [
-          { text: 'It adds a learned vector for each position to the token\'s embedding.', why: 'That is learned absolute positions, an older method.' },
-          { text: 'It rotates each query and key by angles that grow with its position, so a score depends on how far apart the two tokens are.', correct: true, why: 'With the query at position m rotated by R(m) and the key at position n by R(n), the score is (R(m)q)ᵀ(R(n)k) = qᵀR(n−m)k: one rotation by the distance between them. Position reaches the score only through that distance; it is not an amount added to the score but a rotation inside the dot product.' },
-          { text: 'It sorts the keys by position before the softmax.', why: 'The softmax and the sum do not care about order; sorting would change nothing.' },
-        ],
-      },
-    ],
-  },
-};
+// the built-in sets: content/quiz-sets.json
+export { QUIZ_SETS };
 
 const CSS = `
 ol { list-style: none; padding-left: 0; margin: .3rem 0; }

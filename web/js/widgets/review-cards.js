@@ -4,37 +4,10 @@
 // softmax, the core computes it. Not spaced repetition with dates: cards you did not know simply come first.
 import { LookbackWidget, builtInSet, define, esc, fmt, ownJson, storage } from './widget-kit.js';
 import { drawReport } from './export.js';
+import DECKS from './content/review-decks.js';
 
-export const DECKS = {
-  production: {
-    title: 'Flashcards: attention in production',
-    cards: [
-      { id: 'quadratic', front: 'Double the context. What happens to the attention scores per head?',
-        back: 'They quadruple. Every token is scored against every earlier token: about T²/2 comparisons, and a T × T score matrix per head per layer.' },
-      { id: 'flash', front: 'What does FlashAttention-style tiling save, and what does it not?',
-        back: 'It never stores the whole T × T score matrix: the scores no longer take quadratic memory. Memory still grows with the length (queries, keys, values, outputs), and when generating, the cache of keys and values grows with the context. It still computes every score: the compute stays quadratic.' },
-      { id: 'silent-mask', front: 'How does a broken causal mask show itself?',
-        back: 'It does not, at first: training loss drops suspiciously low because each position can see the token it must predict, and generation is useless. The leak test catches it: change a later token; no earlier output may change.' },
-      { id: 'not-explanations', front: 'Are attention weights an explanation of a prediction?',
-        back: 'No. They show where a head looked, not what the prediction depends on. To find out, change or remove a token and watch the output.' },
-      { id: 'sink', front: 'A head gives 80% of its weight to the start mark ◆. Is ◆ important?',
-        back: 'Probably not. Weights must sum to 1; a head with nothing to fetch parks them on ◆, a token whose value does little. High weight is not importance.' },
-      { id: 'overflow', front: 'Why does a softmax subtract the largest score before taking e^x?',
-        back: 'e^x overflows float32 above x ≈ 88. Subtracting the maximum changes no weight and keeps every term at most 1. Scores 1000 and 999, computed now: {weights}.',
-        live: { softmax: [1000, 999] } },
-      { id: 'empty-row', front: 'What should a softmax do with a row where every score is masked?',
-        back: 'All scores are −∞, so a naive softmax computes 0/0 = NaN, and NaN spreads through everything after it. Careful code returns zeros for that row and flags it. Computed now: {weights} with {empty} empty row.',
-        live: { softmax: [0, 0, 0], mask: [0, 0, 0] } },
-      { id: 'soft-dictionary', front: 'In what sense is attention a soft dictionary?',
-        back: 'An infinitely sharp softmax returns the value of the key most similar to the query: a lookup of the nearest key, which need not match the query exactly as a dictionary key must. Keeping it soft gives every key a little weight, so every key gets a gradient and the lookup can be learned. Scores 2, 1, 0.5 at temperature 0.05, computed now: {weights}.',
-        live: { softmax: [2, 1, 0.5], temperature: 0.05 } },
-      { id: 'sqrt-d', front: 'Why divide the scores by √d?',
-        back: 'Dot products of d random numbers spread like √d. Without the division, wide heads start with a saturated softmax, whose gradients are tiny; with it, the spread stays near 1 whatever d is.' },
-      { id: 'myth-long', front: 'Myth or reality: "once a model is trained, a longer context costs nothing extra".',
-        back: 'Myth. Every new token is compared with every token before it, so each step of generation costs more as the text grows, and the cache of keys and values grows with it.' },
-    ],
-  },
-};
+// the built-in decks: content/review-decks.json
+export { DECKS };
 
 const CSS = `
 .card { background: var(--lb-page); border: 1px solid var(--lb-rule); border-radius: 10px; padding: 1rem 1.1rem;

@@ -21,9 +21,9 @@ import '../api/window-model.js';
 import '../api/staged-attention.js';
 import '../api/staging-view.js';
 import '../api/train.js';
-import '../train-tasks.js';
 import '../api/weight.js';
 import './handles.js';
+import '../train-tasks.js';
 // imports: end
 
 registerOps(modelOps);
