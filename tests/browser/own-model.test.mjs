@@ -73,6 +73,18 @@ test('every model widget computes again on the reader\'s model; the heads grid m
       assert.ok(Math.abs(row[k] - w) <= 1e-12, `${row.head} ${k}: ${row[k]} shown, ${w} from the API`);
     }
   }
+  // a text longer than the model's context: the maps and the habits of its end, the tokens shown
+  const long = Array.from({ length: 12 }, (_, i) => `Line ${i}: Mia took her doll to the park, and Tom flew his red kite.`).join(' ');
+  assert.ok(own.encode(long).length > CONFIG.max_seq_len);
+  await grid.evaluate((w, t) => w.setAttribute('text', t), long);
+  await until(() => grid.evaluate((w) => w.result?.text === w.text && w.dataset.live), (v) => v === 'done', 'the long text measured', 90000);
+  const end = await grid.evaluate((w) => ({ ids: w.result.ids, T: w.result.shape.T, json: w.exportData().json }));
+  assert.ok(end.ids.length <= CONFIG.max_seq_len && end.ids.length === end.T, 'the maps show the end that fits the context');
+  const wantEnd = own.headScores([end.ids]);
+  for (const row of end.json.heads) {
+    const [l, h] = row.head.split('.').map((x) => Number(x) - 1);
+    for (const [k, api] of Object.entries(KEYS)) assert.ok(Math.abs(row[k] - wantEnd[api].byLayer[l][h]) <= 1e-12, `long text: ${row.head} ${k}`);
+  }
   // back to Sprout: the card's habits again, no live bar
   await picker.scrollIntoViewIfNeeded();
   await picker.locator('button.sprout').click();

@@ -191,3 +191,19 @@ test('the declarations type-check a script writer\'s use and name exactly the mo
     .filter((s) => s.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Variable)).map((s) => s.name).sort();
   assert.deepEqual(declared, Object.keys(F).sort());
 });
+
+test('a long text\'s thumbnail draws blocks of tokens, each its largest weight: at most 64 cells a side', () => {
+  const T = 200, H = 1, step = Math.ceil(T / 64), n = Math.ceil(T / step);
+  const attention = new Float32Array(T * T);
+  for (let t = 0; t < T; t++) for (let s = 0; s <= t; s++) attention[t * T + s] = ((t * 31 + s * 17) % 97) / 97;
+  const svg = F.headThumb({ attention, shape: { L: 1, H, T }, layer: 0, head: 0 });
+  parse(svg);
+  const cs = cells(svg);
+  assert.equal(cs.length, n * (n + 1) / 2, 'the blocks on and below the diagonal');
+  for (const c of cs) {
+    let m = -1;
+    for (let t = c.r * step; t < Math.min(T, (c.r + 1) * step); t++) for (let s = c.c * step; s <= Math.min(t, (c.c + 1) * step - 1); s++) m = Math.max(m, attention[t * T + s]);
+    assert.ok(Math.abs(c.v - m) < 5e-5, `block ${c.r}, ${c.c}`);
+    assert.match(c.title, new RegExp(`^head 1\\.1: tokens ${c.r * step} to \\d+ look at tokens ${c.c * step} to \\d+ with largest weight`));
+  }
+});

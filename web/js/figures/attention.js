@@ -90,11 +90,35 @@ export function strip({ tokens, attention, shape, layer, head, query, width = 64
       + `${fixed(row[top1], 2)}, goes to ${tokenLabel(tokens[top1], top1)}. Tokens after it are the future, hidden by the mask and hatched.` });
 }
 
-/** one head's small map (no labels): the heads grid's and the layer figure's thumbnails */
+// A thumbnail draws at most this many cells a side: past it a cell would be under a pixel or two, and a long
+// text's T × T cells (with their titles) would make a page's maps too large to draw without freezing it.
+export const THUMB_CELLS = 64;
+
+// [T, T] rows (null above the diagonal) pooled into n × n blocks of `step` tokens a side: each block its largest
+// weight (so a sharp pattern such as the previous-token diagonal stays visible), null when wholly in the future.
+function pooled(rows, step) {
+  const T = rows.length, n = Math.ceil(T / step);
+  return Array.from({ length: n }, (_, br) => Array.from({ length: n }, (_, bc) => {
+    let m = null;
+    for (let t = br * step; t < Math.min(T, (br + 1) * step); t++) {
+      for (let s = bc * step; s < Math.min(T, (bc + 1) * step); s++) if (rows[t][s] !== null && (m === null || rows[t][s] > m)) m = rows[t][s];
+    }
+    return m;
+  }));
+}
+
+/** one head's small map (no labels): the heads grid's and the layer figure's thumbnails; over THUMB_CELLS
+ * tokens, blocks of tokens drawn by their largest weight */
 export function thumb({ attention, shape, layer, head, x, y, size }) {
-  const cell = size / shape.T;
-  return heatmap({ x, y, values: headRows(attention, shape, layer, head), name: `head ${headName(layer, head)}`, cell, showValues: false,
-    title: (r, c, v) => `head ${headName(layer, head)}: token ${r} looks at token ${c} with weight ${fixed(v, 3)}` });
+  const rows = headRows(attention, shape, layer, head), name = `head ${headName(layer, head)}`;
+  const step = Math.ceil(shape.T / THUMB_CELLS);
+  if (step === 1) {
+    return heatmap({ x, y, values: rows, name, cell: size / shape.T, showValues: false,
+      title: (r, c, v) => `${name}: token ${r} looks at token ${c} with weight ${fixed(v, 3)}` });
+  }
+  const values = pooled(rows, step), span = (i) => `${i * step} to ${Math.min(shape.T, (i + 1) * step) - 1}`;
+  return heatmap({ x, y, values, name, cell: size / values.length, showValues: false,
+    title: (r, c, v) => `${name}: tokens ${span(r)} look at tokens ${span(c)} with largest weight ${fixed(v, 3)}` });
 }
 
 /** one head's small map as a standalone SVG of size × size (the heads grid's cells in a page) */

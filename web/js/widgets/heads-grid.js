@@ -135,7 +135,7 @@ class HeadsGrid extends ModelWidget {
         this.askModel('forward', [text, { attention: true, window: true }], 'forward'),
       ]);
       const tokens = (await this.askModel('tokens', [f.ids], 'tokens')).map((t) => t.text);
-      this.result = { text, model, attention: f.attention, shape: f.shape, tokens };
+      this.result = { text, model, attention: f.attention, shape: f.shape, tokens, ids: Array.from(f.ids) };
       this.card = card?.heads ? card : null;
       this.measured = null;
       this.root.querySelector('.live').hidden = !!this.card;
@@ -149,7 +149,7 @@ class HeadsGrid extends ModelWidget {
   }
 
   // Without a card: the habits measured now, in the card's shape ({ heads: { key: { by_layer, even } } }), as
-  // headScores([text]) gives them: the text's scores first, then the induction score one random repeat at a time
+  // headScores([ids of the tokens shown]) gives them (for a text within the context, headScores([text])): the text's scores first, then the induction score one random repeat at a time
   // (seeds 1, 2, ...), averaged by count, the progress bar advancing with each.
   async measure(result) {
     const bar = this.root.querySelector('.live progress'), note = this.root.querySelector('.live-text');
@@ -157,7 +157,7 @@ class HeadsGrid extends ModelWidget {
     this.dataset.live = 'running';
     const step = (i) => { bar.value = i; note.textContent = `measuring the habits of every head: ${i} of ${REPEATS + 1} steps`; };
     step(0);
-    const own = await this.askModel('headScores', [[result.text], { repeats: 0 }], 'live-text');
+    const own = await this.askModel('headScores', [[result.ids], { repeats: 0 }], 'live-text');   // the tokens shown: a long text's end
     const heads = {};
     for (const k of ['previous_token', 'start_mark']) heads[k] = { by_layer: own[API_KEY[k]].byLayer, even: own[API_KEY[k]].even };
     const sum = own.induction.byLayer.map((row) => row.map(() => 0));
