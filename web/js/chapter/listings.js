@@ -4,6 +4,7 @@
 // listing nears the screen; `data-note` replaces the line above the output. Open by default where the page is
 // wide; on a phone the reader opens the ones they want. Not a Python runner.
 import { runListing } from './listing-runs.js';
+import { afterLayout } from '../widgets/widget-kit.js';
 
 // highlight.js and its Python grammar load with the first listing, once per page.
 let highlighter = null;
@@ -61,6 +62,7 @@ async function show(client, el, { file, code, out, link }) {
     el.dataset.state = 'error';
     console.error(err);
   }
+  afterLayout(() => el.toggleAttribute('data-settled', true));   // a scroll anchor may sit in it from now on
 }
 
 export function showListings(client, doc = document) {

@@ -25,6 +25,9 @@ const BASE_CSS = `
   }
 }
 :host([hidden]) { display: none; }
+/* A widget grows when it first computes: until that growth is laid out the browser's scroll anchoring must not pick
+   a node inside it, or the growth moves everything under it (what the reader scrolled to) down the page. */
+:host(:not([data-settled])) { overflow-anchor: none; }
 @media (max-width: 420px) { :host { margin: 1rem 0; padding: .7rem .65rem .6rem; font-size: 14.5px; } }
 * { box-sizing: border-box; }
 .title { margin: 0 0 .5rem; font-size: 1rem; font-weight: 650; }
@@ -246,6 +249,9 @@ export function keyboardScrollable(el) {
   }
 }
 
+// runs fn once the current changes have been laid out and painted (the frame after the next)
+export const afterLayout = (fn) => requestAnimationFrame(() => requestAnimationFrame(fn));
+
 const FOLD_ABOVE = 560;  // px: a widget taller than this on a phone starts folded
 
 export class LookbackWidget extends HTMLElement {
@@ -420,6 +426,7 @@ export class LookbackWidget extends HTMLElement {
     }, 150);
     if (this.dataset.state !== 'ready') {
       this.dataset.state = 'ready';
+      afterLayout(() => this.toggleAttribute('data-settled', true));
       performance.mark(`lookback:ready:${this.localName}`);
       this.dispatchEvent(new CustomEvent('lookback-ready', { bubbles: true, composed: true }));
     }
