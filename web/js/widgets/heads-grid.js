@@ -76,7 +76,8 @@ class HeadsGrid extends ModelWidget {
         <label>order <select class="sort"><option value="layer">by layer</option>${HABITS.map(([k, l]) => `<option value="${k}">by ${l}</option>`).join('')}</select></label>
       </div>
       <p class="hint">Each map: queries down, earlier tokens across; darker is more weight. Under it, the head's habits measured over
-        held-out texts (model card): weight on the previous token, on the start mark ◆, and the induction score. Heads are named
+        held-out texts (model card; for a model without one, measured now on this text and on random tokens repeated twice):
+        weight on the previous token, on the start mark ◆, and the induction score. Heads are named
         layer.head, counting from 1. Click a head, or focus it and press Enter, to open it in the explorer; arrow keys move between heads.</p>
       <p class="live" hidden><progress max="${REPEATS + 1}" value="0" aria-label="measuring the heads' habits"></progress>
         <span class="live-text" aria-live="polite"></span></p>
