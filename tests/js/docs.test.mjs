@@ -139,3 +139,11 @@ test('every widget attribute is described in its JSDoc, and embedding.md holds t
   const text = readFileSync(EMBEDDING, 'utf8');
   assert.equal(text, embeddingWithTable(text, m), 'web/docs/embedding.md is what `node .scripts/custom-elements.mjs` writes');
 });
+
+test('web/docs/reliability.md\'s sanitizer and fuzz results are what `node .scripts/sanitize.mjs --report` writes from its JSON', async () => {
+  const { DOC, RESULTS, docWithResults } = await import('../../.scripts/sanitize.mjs');
+  const res = JSON.parse(readFileSync(RESULTS, 'utf8'));
+  assert.ok(res.fuzz && res.fuzz.cases.length >= 10, 'the JSON holds a fuzz run');
+  const text = readFileSync(DOC, 'utf8');
+  assert.equal(text, docWithResults(text, res));
+});

@@ -12,6 +12,9 @@ import { servedUrl } from '../served.js';
 // (a Map: a model named "constructor" or "__proto__" is a name like any other, not a property of Object)
 const LABELS = new Map([['sprout', 'Sprout'], ['window', 'window model']]);
 const labelOf = (name) => LABELS.get(name) ?? String(name);
+// A widget's model names a bundled model by its folder under models/, by the API's rule for names
+// (web/js/api/model.js); anything else ("__proto__", a path) is no bundled model, not a file fetched beside the worker.
+const BUNDLED_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 const abortError = () => Object.assign(new Error('the model changed'), { name: 'AbortError' });
 
 export class ModelRegistry {
@@ -28,21 +31,30 @@ export class ModelRegistry {
 
   #bundled(name) {
     if (!this.#named.has(name)) {
-      const p = this.#load(name, labelOf(name), [name]);
+      const p = BUNDLED_NAME.test(name) ? this.#load(name, labelOf(name), [name])
+        : this.#refuse(name, `no bundled model is named "${name}" (a model widget's model is current, sprout, window or the folder name of a model under models/)`);
       p.catch(() => this.#named.delete(name));  // a failed load may be retried
       this.#named.set(name, p);
     }
     return this.#named.get(name);
   }
 
+  #report(name, label, state, extra) {
+    this.#doc.dispatchEvent(new CustomEvent('lookback-model-progress', { detail: { name, label, state, loaded: 0, total: null, ...extra } }));
+  }
+
   // The worker's loadModel, reported as lookback-model-progress events.
   #load(name, label, args) {
-    const report = (state, extra) => this.#doc.dispatchEvent(new CustomEvent('lookback-model-progress', {
-      detail: { name, label, state, loaded: 0, total: null, ...extra } }));
-    report('loading');
-    const p = this.#client.request('loadModel', args, { onProgress: (v) => report('loading', v) });
-    p.then(() => report('done'), (err) => report('failed', { message: String(err?.message ?? err) }));
+    this.#report(name, label, 'loading');
+    const p = this.#client.request('loadModel', args, { onProgress: (v) => this.#report(name, label, 'loading', v) });
+    p.then(() => this.#report(name, label, 'done'), (err) => this.#report(name, label, 'failed', { message: String(err?.message ?? err) }));
     return p;
+  }
+
+  // A name that cannot be a bundled model's: failed at once, as a load that failed is reported.
+  #refuse(name, message) {
+    this.#report(name, String(name), 'failed', { message });
+    return Promise.reject(new Error(message));
   }
 
   #entry(name) {
@@ -74,7 +86,7 @@ export class ModelRegistry {
   // reader brought a model of their own: a dropped file has no card).
   bundledJson(name, file) {
     const n = name === 'current' || name === undefined ? (this.#current ? null : 'sprout') : name;
-    if (!n || !/^[A-Za-z0-9_-]+$/.test(n)) return Promise.resolve(null);
+    if (!n || !BUNDLED_NAME.test(n)) return Promise.resolve(null);
     const key = `${n}/${file}`;
     if (!this.#files.has(key)) {
       this.#files.set(key, fetch(servedUrl(`models/${n}/${file}`)).then((r) => (r.ok ? r.json() : null), () => null));
