@@ -1,8 +1,9 @@
 // Builds lookback: the native tree (tests, tools) and the WebAssembly module, then copies the npm front-end
 // dependencies (KaTeX, highlight.js) into web/vendor, the core's attention source (shown by the chapter's code
-// walk) into web/build/source and the bundled models (shared/models) into web/models, and renders the docs into
-// pages (web/docs/*.html), so the served folder web/ is self-contained; first it writes the page's preloads and the
-// worker's import list (module-lists.mjs). `--web` skips the native tree; `--native` builds only it.
+// walk) into web/build/source and the bundled models (shared/models) into web/models, draws the docs' figures with
+// the command line (web/docs/figures/) and renders the docs into pages (web/docs/*.html), so the served folder web/
+// is self-contained; first it writes the page's preloads and the worker's import list (module-lists.mjs). `--web`
+// skips the native tree; `--native` builds only it.
 // Not an installer (.scripts/setup.sh is) and not a test runner (.scripts/test.mjs is).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,6 +96,7 @@ if (!nativeOnly) {
   copyShownSources();
   copyModels();
   run('node', ['.scripts/custom-elements.mjs']);
+  run('node', ['.scripts/docs-figures.mjs']);
   run('node', ['.scripts/docs-site.mjs']);
 }
 console.log(`build: done (${webOnly ? 'web module' : nativeOnly ? 'native' : 'native + wasm'})`);

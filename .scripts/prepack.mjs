@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { missingFigures } from './docs-figures.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NEEDED = ['web/build/lookback-core.mjs', 'web/build/lookback-core.wasm', 'web/build/lookback-train.mjs', 'web/build/lookback-train.wasm',
@@ -28,4 +29,5 @@ if (missing().length) {
 }
 if (!run('node', ['.scripts/widget-content.mjs'])) process.exit(1);
 if (!run('node', ['.scripts/custom-elements.mjs'])) process.exit(1);
+if (missingFigures().length && !run('node', ['.scripts/docs-figures.mjs'])) process.exit(1);
 if (!run('node', ['.scripts/docs-site.mjs'])) process.exit(1);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slug } from '../../.scripts/docs-site.mjs';
+import { commandArgs, docPages, drawFigure, FIGURES, pageFigures, README } from '../../.scripts/docs-figures.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const docsDir = join(root, 'web/docs');
@@ -112,7 +113,7 @@ test('every npx lookback and npm command in the README\'s sh blocks exists and r
     }
     const npx = line.match(/^npx lookback (.*)$/);
     assert.ok(npx, `a README command the test does not know how to run: ${line}`);
-    const args = [...npx[1].matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
+    const args = commandArgs(npx[1]);
     // in a folder of its own, as a reader's app: `lookback assets` writes where it is told
     const cwd = mkdtempSync(join(tmpdir(), 'lookback-readme-'));
     let out, figure = null;
@@ -128,6 +129,42 @@ test('every npx lookback and npm command in the README\'s sh blocks exists and r
     ran += 1;
   }
   assert.ok(ran >= 1, 'README shows the command line');
+});
+
+test('the script writer\'s quick start ends with a figure made by one command, and README shows what it draws today', { timeout: 120_000 }, () => {
+  const quick = readme.slice(readme.indexOf('## Quick start: the core from Node'));
+  const sh = [...quick.slice(0, quick.indexOf('\n## ', 5)).matchAll(/^```sh\n([\s\S]*?)^```/gm)].at(-1)[1];
+  const last = commandArgs(sh.trim().split('\n').at(-1).replace(/\s+#.*$/, '').replace(/^npx lookback /, ''));
+  assert.ok(last.includes('--svg'), 'the last command of the quick start writes a figure');
+  const shown = pageFigures(README).filter((f) => f.committed);
+  assert.ok(shown.some((f) => f.args.join(' ') === last.join(' ')), 'README shows the figure of the quick start\'s last command');
+  const dir = mkdtempSync(join(tmpdir(), 'lookback-readme-figure-'));
+  try {
+    for (const f of shown) {
+      const now = readFileSync(drawFigure(f.args, join(dir, 'figure.svg')), 'utf8');
+      assert.ok(now === readFileSync(f.image, 'utf8'),
+        `${relative(root, f.image)} is not what \`npx lookback ${f.args.join(' ')}\` draws today: run node .scripts/docs-figures.mjs --readme`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every figure of the docs is drawn by the command on its page, and the build wrote each', () => {
+  const figures = docPages().flatMap((p) => pageFigures(p));
+  const generated = figures.filter((f) => !f.committed);
+  assert.ok(generated.length >= 5, 'the command-line page shows its figures');
+  for (const f of generated) {
+    const svg = readFileSync(f.image, 'utf8');
+    assert.match(svg, /^<svg [^>]*role="img"[\s\S]*<title>[^<]+<\/title><desc>/, `${relative(root, f.image)} is a titled SVG`);
+    assert.ok((svg.match(/class="lb-cell"/g) ?? []).length > 0, `${relative(root, f.image)} draws its numbers`);
+  }
+  assert.deepEqual(readdirSync(FIGURES).sort(), [...new Set(generated.map((f) => f.image.slice(FIGURES.length + 1)))].sort(),
+    'web/docs/figures/ holds exactly the figures the pages show');
+  // an image without the command that draws it is refused, naming both
+  assert.throws(() => pageFigures(join(docsDir, 'x.md'), '![a](figures/a.svg)\n```sh\nnpx lookback attend "b" --svg b.svg\n```\n'),
+    /x\.md shows figures\/a\.svg but has no `npx lookback … --svg a\.svg` line/);
+  assert.equal(pageFigures(join(docsDir, 'x.md'), '```sh\nnpx lookback flow "a b" --svg a.svg\n```\n![a](figures/a.svg)\n')[0].args.join(' '), 'flow a b --svg a.svg');
 });
 
 test('every widget attribute is described in its JSDoc, and embedding.md holds the table generated from them', async () => {
