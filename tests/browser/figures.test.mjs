@@ -2,10 +2,12 @@
 // (the two flow figures, the habits' heat maps, the cost plot, the heads grid's maps, the explorer's strip) has
 // drawn content whose numbers are those of its text alternative; a cell's value reaches the readout by keyboard;
 // the explorer's shading is the one colour scale (a weight of 0.47 or more darker than the stated luminance); and
-// the widgets' figures are byte for byte what the command line draws for the same input.
+// the widgets' figures are byte for byte what the command line draws for the same input, and what their save
+// menu's SVG item downloads.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openChapter } from './harness.mjs';
 import { ready, until } from './widget-helpers.mjs';
@@ -145,4 +147,82 @@ test('the widgets\' figures are what the command line draws for the same input',
   const { layer, head, q } = await x.evaluate((e) => e.shown);
   const strip = await x.evaluate((e) => e.figure());
   assert.equal(strip, cli('attend', EXAMPLES[0].text, '--layer', String(layer + 1), '--head', String(head + 1), '--query', String(q), '--svg', '-'));
+});
+
+// The widgets whose picture lookback/figures draws, and the cells (or points) their saved SVG must hold.
+const SAVED = [
+  ['#w-flow-heads', (e) => e.shadowRoot.querySelectorAll('.figure svg rect.lb-cell').length],
+  ['lookback-habits', (e) => e.card.heads.previous_token.by_layer.flat().length * 4],
+  ['lookback-heads-grid', (e) => e.shadowRoot.querySelectorAll('.cell svg rect.lb-cell').length],
+  ['lookback-explorer', (e) => e.shown.q + 1],
+  ['lookback-cost', (e) => e.shadowRoot.querySelectorAll('.plot svg circle.point').length],
+];
+
+test('the save menu\'s SVG item downloads the figure: a standalone titled SVG, figure()\'s string, one cell per number', T, async () => {
+  for (const [sel, expected] of SAVED) {
+    const el = await ready(b.page, sel);
+    await el.scrollIntoViewIfNeeded();
+    await el.locator('.export summary').click();
+    const [download] = await Promise.all([b.page.waitForEvent('download'), el.locator('.export button[data-format="svg"]').click()]);
+    const name = (await el.evaluate((e) => e.localName)).replace('lookback-', '');
+    assert.equal(download.suggestedFilename(), `${name}.svg`);
+    const saved = readFileSync(await download.path(), 'utf8');
+    assert.equal(saved, `${await el.evaluate((e) => e.figure())}\n`, `${sel}: the saved file is figure()'s string`);
+    const parsed = await b.page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      const svg = doc.documentElement;
+      return { error: doc.querySelector('parsererror')?.textContent ?? null, root: svg.localName, ns: svg.namespaceURI,
+        title: svg.querySelector(':scope > title')?.textContent, desc: svg.querySelector(':scope > desc')?.textContent,
+        cells: svg.querySelectorAll('rect.lb-cell, circle.point').length, paper: svg.querySelector('rect.paper')?.getAttribute('fill') };
+    }, saved);
+    assert.equal(parsed.error, null, `${sel}: the SVG parses`);
+    assert.equal(parsed.root, 'svg');
+    assert.equal(parsed.ns, 'http://www.w3.org/2000/svg');
+    assert.ok(parsed.title?.length > 10 && parsed.desc?.length > 20, `${sel}: title and description`);
+    assert.equal(parsed.paper, '#ffffff', `${sel}: standalone, light on white`);
+    assert.equal(parsed.cells, await el.evaluate(expected), `${sel}: one cell per number`);
+  }
+});
+
+test('in the light and the dark theme the figures take the page\'s colours: text reads (WCAG 4.5), a 0.47 cell stands out (3)', T, async () => {
+  const contrast = (a, b) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  try {
+    for (const scheme of ['light', 'dark']) {
+      await b.page.emulateMedia({ colorScheme: scheme });
+      const pageBg = await b.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      for (const sel of ['#w-flow-heads', 'lookback-habits', 'lookback-cost', 'lookback-heads-grid']) {
+        const el = await ready(b.page, sel);
+        const figs = await el.evaluate((e) => {
+          const hex = (rgb) => `#${rgb.match(/\d+/g).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
+          const fill = (x) => hex(getComputedStyle(x).fill);
+          return [...e.shadowRoot.querySelectorAll('svg.lookback-figure')].map((svg) => {
+            const paper = fill(svg.querySelector('rect.paper'));
+            const texts = [...svg.querySelectorAll('text')].map((t) => {
+              const under = t.getAttribute('pointer-events') === 'none' ? t.previousElementSibling
+                : t.closest('g.hidden') ? t.closest('g.hidden').querySelector('rect') : null;
+              return { text: t.textContent, ink: fill(t), bg: under ? fill(under) : paper };
+            });
+            return { paper, texts };
+          });
+        });
+        assert.ok(figs.length > 0, `${sel}: a figure on the page`);
+        for (const f of figs) {
+          const bg = `#${pageBg.match(/\d+/g).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
+          assert.equal(f.paper, bg, `${sel}, ${scheme}: the figure's paper is the page's background`);
+          for (const t of f.texts) {
+            assert.ok(contrast(t.ink, t.bg) >= 4.5, `${sel}, ${scheme}: "${t.text}" ${t.ink} on ${t.bg}: ${contrast(t.ink, t.bg).toFixed(2)}`);
+          }
+          const c = contrast(weightColour(0.47), f.paper);
+          assert.ok(c >= 3, `${sel}, ${scheme}: a 0.47 cell against the paper: ${c.toFixed(2)}`);
+          assert.ok(luminance(weightColour(0.47)) < PALE_LUMINANCE, 'a 0.47 cell is dark');
+        }
+        if (scheme === 'dark') assert.ok(figs.every((f) => luminance(f.paper) < 0.05), `${sel}: dark paper in the dark theme`);
+      }
+    }
+  } finally {
+    await b.page.emulateMedia({ colorScheme: 'light' });
+  }
 });

@@ -95,13 +95,17 @@ test('next-token says in words when its top guess is weak or the text is unlike 
   await until(note, (v) => /Unfamiliar text: its 8 words split into \d+ tokens/.test(v), 'unfamiliar text said in words');
 });
 
-test('every widget has one save menu with three formats, closed until opened', T, async () => {
+// the widgets whose picture lookback/figures draws: their menu also saves the figure as SVG
+const FIGURE_TAGS = ['lookback-flow', 'lookback-habits', 'lookback-heads-grid', 'lookback-explorer', 'lookback-cost'];
+
+test('every widget has one save menu with three formats (four with the figure as SVG), closed until opened', T, async () => {
   const { page } = b;
   for (const tag of TAGS) {
     const el = page.locator(tag).first();
     const menus = await el.evaluate((e) => [...e.shadowRoot.querySelectorAll('details.export')].map((d) => ({
       open: d.open, formats: [...d.querySelectorAll('button[data-format]')].map((x) => x.dataset.format) })));
-    assert.deepEqual(menus, [{ open: false, formats: ['png', 'json', 'csv'] }], `${tag}: one closed save menu`);
+    const formats = FIGURE_TAGS.includes(tag) ? ['png', 'svg', 'json', 'csv'] : ['png', 'json', 'csv'];
+    assert.deepEqual(menus, [{ open: false, formats }], `${tag}: one closed save menu`);
   }
 });
 

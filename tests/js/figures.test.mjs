@@ -207,3 +207,17 @@ test('a long text\'s thumbnail draws blocks of tokens, each its largest weight: 
     assert.match(c.title, new RegExp(`^head 1\\.1: tokens ${c.r * step} to \\d+ look at tokens ${c.c * step} to \\d+ with largest weight`));
   }
 });
+
+test('the number written in a cell reads on it: WCAG contrast of at least 4.5 on every colour of both scales', async () => {
+  const { signedLab, signedColour } = await import('../../web/js/figures/colour.js');
+  const contrast = (a, b) => {
+    const [x, y] = [F.luminance(a), F.luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  let worst = Infinity;
+  for (let i = 0; i <= 200; i++) {
+    const w = i / 200, s = 2 * w - 1;
+    worst = Math.min(worst, contrast(F.weightColour(w), F.inkOn(F.weightLab(w))), contrast(signedColour(s, 1), F.inkOn(signedLab(s, 1))));
+  }
+  assert.ok(worst >= 4.5, `the worst cell's ink contrast is ${worst.toFixed(2)}`);
+});

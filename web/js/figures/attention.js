@@ -6,7 +6,7 @@
 import { heatmap, legend } from './heatmap.js';
 import { weightColour, weightLab, inkOn } from './colour.js';
 import { tokenText, tokenLabel } from './tokens.js';
-import { esc, fixed, monoWidth, px, svgDocument, text, textWidth, ACCENT_2, MUTED, RULE } from './svg.js';
+import { esc, fixed, monoWidth, px, svgDocument, text, textWidth, ACCENT_2, MUTED, RULE, VOID } from './svg.js';
 
 /** "layer.head" counting from 1, from indexes counting from 0 */
 export const headName = (layer, head) => `${layer + 1}.${head + 1}`;
@@ -66,7 +66,7 @@ export function strip({ tokens, attention, shape, layer, head, query, width = 64
     if (x + w > width - 16 && x > left) { x = left; y += lineH; }
     const v = row[i];
     if (v === null) {
-      parts.push(`<g class="hidden"><rect x="${px(x)}" y="${px(y)}" width="${px(w)}" height="${chipH}" rx="3" fill="#f1f1ee" stroke="${RULE}"/>`
+      parts.push(`<g class="hidden"><rect x="${px(x)}" y="${px(y)}" width="${px(w)}" height="${chipH}" rx="3" fill="${VOID}" stroke="${RULE}"/>`
         + `<path d="M${px(x)} ${px(y + chipH)}L${px(x + w)} ${px(y)}" stroke="${RULE}"/>`
         + text(x + pad, y + chipH / 2 + size * 0.36, label, { size, mono: true, fill: MUTED, attrs: { 'aria-hidden': 'true' } }) + '</g>');
     } else {

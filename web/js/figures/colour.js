@@ -58,8 +58,14 @@ export function signedLab(x, max) {
 /** '#rrggbb' of a signed number scaled by its matrix's largest magnitude */
 export const signedColour = (x, max) => hex(signedLab(x, max));
 
-/** the text colour that reads on a cell of OKLab colour `lab` */
-export const inkOn = (lab) => (lab[0] < 0.66 ? '#ffffff' : '#1d1d1f');
+/**
+ * the text colour that reads on a cell of OKLab colour `lab`: white or black, whichever stands out more (so every
+ * colour of the scales gets a WCAG contrast of at least 4.5; never the figure's ink, which a page's theme recolours)
+ */
+export function inkOn(lab) {
+  const y = luminance(hex(lab));
+  return 1.05 / (y + 0.05) >= (y + 0.05) / 0.05 ? '#ffffff' : '#000000';
+}
 
 /** WCAG relative luminance of '#rrggbb' */
 export function luminance(colour) {

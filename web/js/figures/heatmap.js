@@ -3,7 +3,7 @@
 // large enough; hidden cells (a mask's future) hatched; optional row and column labels; and the colour legend.
 // Not a figure on its own: the figures compose these groups.
 import { weightLab, signedLab, inkOn, weightColour, signedColour } from './colour.js';
-import { esc, fixed, monoWidth, px, text, MUTED, RULE } from './svg.js';
+import { esc, fixed, monoWidth, px, text, ACCENT_2, MUTED, RULE, VOID } from './svg.js';
 
 const hexOf = (lab, scale, v, max) => (scale === 'weight' ? weightColour(v) : signedColour(v, max));
 
@@ -37,7 +37,7 @@ export function heatmap({ x = 0, y = 0, values, scale = 'weight', name, cell = 2
       const v = values[r][c];
       const cx = left + c * cell, cy = top + r * cell;
       if (v === null) {
-        parts.push(`<g class="hidden"><rect x="${px(cx)}" y="${px(cy)}" width="${px(cell)}" height="${px(cell)}" fill="#f1f1ee" stroke="${RULE}" stroke-width="0.5"/>`
+        parts.push(`<g class="hidden"><rect x="${px(cx)}" y="${px(cy)}" width="${px(cell)}" height="${px(cell)}" fill="${VOID}" stroke="${RULE}" stroke-width="0.5"/>`
           + `<path d="M${px(cx)} ${px(cy + cell)}L${px(cx + cell)} ${px(cy)}" stroke="${RULE}" stroke-width="1"/></g>`);
         continue;
       }
@@ -84,8 +84,8 @@ export function legend({ x, y, width = 220, label = 'weight', scale = 'weight', 
     parts.push(text(at(t), y + h + 13, tickLabels?.[i] ?? fixed(t, scale === 'weight' ? 2 : max < 10 ? 2 : 0), { size: 10, anchor: 'middle', fill: MUTED }));
   }
   for (const m of marks) {
-    parts.push(`<path class="mark" d="M${px(at(m.v))} ${px(y - 3)}v${h + 6}" stroke="#b03325" stroke-width="2"/>`);
-    parts.push(text(at(m.v), y - 5, m.label, { size: 10, anchor: 'middle', fill: '#b03325' }));
+    parts.push(`<path class="mark" d="M${px(at(m.v))} ${px(y - 3)}v${h + 6}" stroke="${ACCENT_2}" stroke-width="2"/>`);
+    parts.push(text(at(m.v), y - 5, m.label, { size: 10, anchor: 'middle', fill: ACCENT_2 }));
   }
   parts.push(text(x + width + 8, y + h - 1, label, { size: 11, fill: MUTED }));
   return { svg: `<g class="legend">${parts.join('')}</g>`, width: width + 8 + label.length * 6.6, height: h + 16 };

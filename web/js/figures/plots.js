@@ -1,9 +1,8 @@
 // Line plots: a training run's loss against steps, and what full attention costs against the context length
 // (scores and memory, both axes logarithmic, sizes in units that scale: thousand/million/billion, kB/MB/GB/TB).
 // Each point carries its numbers in a <title>. Not a charting library: only the two plots the chapter draws.
-import { esc, fixed, px, svgDocument, text, textWidth, MUTED, RULE, INK } from './svg.js';
+import { esc, fixed, px, svgDocument, text, textWidth, MUTED, RULE, INK, SERIES } from './svg.js';
 
-const SERIES = ['#2f5fd0', '#b03325', '#2d7a3a', '#7a3db8'];
 
 const trim = (s) => s.replace(/\.0$/, '');
 

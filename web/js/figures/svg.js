@@ -10,6 +10,22 @@ export const MUTED = '#55555f';
 export const RULE = '#d6d5cc';
 export const ACCENT_2 = '#b03325';   // the query's outline, as the page's second accent
 export const PAPER = '#ffffff';
+export const VOID = '#f1f1ee';       // a hidden cell (the mask's future)
+export const SERIES = ['#2f5fd0', ACCENT_2, '#2d7a3a', '#7a3db8'];   // the plots' lines
+
+/**
+ * CSS that draws the figures shown inside a page in the page's colours, given as CSS values (var(--…)): the ink,
+ * muted text and ticks, rules, paper, hidden cells and the two accents; the cells keep the one colour scale and
+ * their own ink. A figure saved or written by the command line keeps its own light-on-white colours.
+ */
+export function pageCSS({ ink, muted, rule, paper, hidden, accent, accent2 }) {
+  const f = 'svg.lookback-figure';
+  return [`${f} { fill: ${ink}; }`, `${f} rect.paper { fill: ${paper}; }`,
+    `${f} [fill="${MUTED}"] { fill: ${muted}; }`, `${f} [stroke="${MUTED}"] { stroke: ${muted}; }`,
+    `${f} [stroke="${INK}"] { stroke: ${ink}; }`, `${f} [stroke="${RULE}"] { stroke: ${rule}; }`, `${f} [fill="${VOID}"] { fill: ${hidden}; }`,
+    `${f} [fill="${ACCENT_2}"] { fill: ${accent2}; }`, `${f} [stroke="${ACCENT_2}"] { stroke: ${accent2}; }`,
+    `${f} [fill="${SERIES[0]}"] { fill: ${accent}; }`, `${f} [stroke="${SERIES[0]}"] { stroke: ${accent}; }`].join('\n');
+}
 
 export function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);

@@ -1,10 +1,11 @@
 // The shared base of the lookback widgets: a shadow root styled from the chapter's CSS variables (with
 // fallbacks, light and dark), computation through requestCompute with stale answers ignored, work paused while
-// off screen, requestAnimationFrame coalescing of input, timing marks, and the save menu (PNG/JSON/CSV).
+// off screen, requestAnimationFrame coalescing of input, timing marks, and the save menu (PNG/SVG/JSON/CSV).
 // Not a custom element itself, and it imports neither the API nor the worker.
 import { requestCompute } from './compute-event.js';
 import { canvasToPNG, downloadBlob, toCSV } from './export.js';
 import { inPageWords } from './page-words.js';
+import { pageCSS } from '../figures/svg.js';
 
 const BASE_CSS = `
 :host {
@@ -92,6 +93,9 @@ p.error { margin: .5rem 0 0; }
 .chip { font-family: var(--lb-mono); font-size: .9em; display: inline-block; white-space: nowrap; border: 1px solid var(--lb-rule);
   border-radius: 4px; padding: .05em .2em; margin: 0 1px; }
 .chip .sp { color: var(--lb-muted); }
+/* figures of lookback/figures shown in a widget take the page's colours (light or dark); their cells keep the scale */
+${pageCSS({ ink: 'var(--lb-fg)', muted: 'var(--lb-muted)', rule: 'var(--lb-rule)', paper: 'var(--lb-page)', hidden: 'var(--lb-panel)',
+  accent: 'var(--lb-accent)', accent2: 'var(--lb-accent-2)' })}
 `;
 
 const sheets = new Map();
@@ -450,14 +454,16 @@ export class LookbackWidget extends HTMLElement {
     this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
   }
 
-  // The save menu (PNG, JSON, CSV), the same small menu in every widget; a failed export says why in the
-  // widget's error line.
+  // The save menu (PNG, JSON, CSV), the same small menu in every widget, with SVG in the widgets whose picture
+  // lookback/figures draws (they have figure()); a failed export says why in the widget's error line.
   exportBar() {
     const menu = document.createElement('details');
     menu.className = 'export';
     menu.innerHTML = `<summary aria-label="Save this view">Save</summary>
       <div class="menu" role="group" aria-label="Save this view">
-        <button type="button" data-format="png" aria-label="Save the current view as a PNG image">Picture (PNG)</button>
+        <button type="button" data-format="png" aria-label="Save the current view as a PNG image">Picture (PNG)</button>${
+  typeof this.figure === 'function' ? `
+        <button type="button" data-format="svg" aria-label="Save the figure as an SVG image">Figure (SVG)</button>` : ''}
         <button type="button" data-format="json" aria-label="Save the numbers as JSON">Numbers (JSON)</button>
         <button type="button" data-format="csv" aria-label="Save the numbers as CSV">Table (CSV)</button></div>`;
     menu.addEventListener('click', (e) => {
@@ -506,6 +512,13 @@ export class LookbackWidget extends HTMLElement {
     return canvasToPNG(await this.exportCanvas());
   }
 
+  // The figure as a standalone SVG file: figure()'s string (lookback/figures, light on white, with its title and
+  // description), byte for byte the file `npx lookback … --svg` writes for the same input.
+  exportSVG() {
+    this.exported();
+    return `${this.figure()}\n`;
+  }
+
   exportJSON() {
     this.exported();
     return `${JSON.stringify({ widget: this.localName, ...this.exportData().json }, null, 2)}\n`;
@@ -518,9 +531,8 @@ export class LookbackWidget extends HTMLElement {
 
   // Emits a cancelable `lookback-export` {format, blob, filename}; unless cancelled, the browser saves the file.
   async download(format) {
-    const blob = format === 'png' ? await this.exportPNG()
-      : new Blob([format === 'json' ? this.exportJSON() : this.exportCSV()],
-        { type: format === 'json' ? 'application/json' : 'text/csv' });
+    const TEXT = { svg: ['exportSVG', 'image/svg+xml'], json: ['exportJSON', 'application/json'], csv: ['exportCSV', 'text/csv'] };
+    const blob = format === 'png' ? await this.exportPNG() : new Blob([this[TEXT[format][0]]()], { type: TEXT[format][1] });
     const filename = `${this.localName.replace(/^lookback-/, '')}.${format}`;
     const ev = new CustomEvent('lookback-export', { bubbles: true, composed: true, cancelable: true,
       detail: { format, blob, filename } });
