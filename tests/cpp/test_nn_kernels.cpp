@@ -126,6 +126,21 @@ TEST_CASE("silu, swiglu and gelu match their references around the vector width 
   }
 }
 
+TEST_CASE("swiglu_backward matches its reference around the vector width and at large |x|") {
+  Rng rng(16);
+  for (int n : sizes_around(W())) {
+    auto a = rng.vec(n, -12, 12), b = rng.vec(n, -2, 2), dg = rng.vec(n, -1, 1);
+    a[0] = -100.0f;
+    if (n > 1) a[n - 1] = 100.0f;
+    std::vector<float> da1(n), db1(n), da2(n), db2(n);
+    INFO("n=" << n);
+    swiglu_backward(a.data(), b.data(), dg.data(), da1.data(), db1.data(), n);
+    swiglu_backward_ref(a.data(), b.data(), dg.data(), da2.data(), db2.data(), n);
+    CHECK(closeness(da1, da2, 1e-6, 1e-5) <= 1.0);
+    CHECK(closeness(db1, db2, 1e-6, 1e-5) <= 1.0);
+  }
+}
+
 TEST_CASE("gelu and silu at known points") {
   const std::vector<float> x = {0.0f, 1.0f, -1.0f, 3.0f};
   std::vector<float> g(4), s(4);

@@ -103,6 +103,25 @@ test('C++: the kernels and their headers include nothing from the model (nor its
   assert.deepEqual(bad, []);
 });
 
+test('C++: the kernels\' internals (wasm/src/kernels) are included by the kernels alone (the trainer uses the public headers)', () => {
+  const bad = cppEdges().filter((e) => !e.system && e.to.startsWith('kernels/') && !e.from.startsWith('wasm/src/kernels/'));
+  assert.deepEqual(bad, []);
+  assert.ok(cppEdges().some((e) => e.from.startsWith('wasm/src/train/') && e.to === 'lookback/nn.hpp'), 'the trainer was scanned');
+});
+
+test('CMake: the core library publishes wasm/include only; wasm/src is private (lookback_internals hands it on)', () => {
+  const cmake = readFileSync(`${ROOT}CMakeLists.txt`, 'utf8');
+  const calls = [...cmake.matchAll(/target_include_directories\((\S+)([^)]*)\)/g)].map((m) => ({ target: m[1], args: m[2] }));
+  const core = calls.filter((c) => /^lookback_core(_mt)?$/.test(c.target));
+  assert.equal(core.length, 2, 'both core libraries (single- and multi-threaded) were found');
+  for (const c of core) {
+    // the folders after PUBLIC/INTERFACE up to the next keyword
+    const shown = [...c.args.matchAll(/\b(?:PUBLIC|INTERFACE)\b([^A-Z]*)/g)].flatMap((m) => m[1].trim().split(/\s+/));
+    assert.ok(shown.includes('wasm/include'), `${c.target} publishes wasm/include`);
+    assert.ok(!shown.includes('wasm/src'), `${c.target} must keep wasm/src private: ${c.args.trim()}`);
+  }
+});
+
 test('C++: the model includes nothing from the trainer or the bindings', () => {
   const bad = cppEdges().filter((e) => e.from.startsWith('wasm/src/model/') && !e.system && /^(train|train_live|bindings)\//.test(e.to));
   assert.deepEqual(bad, []);

@@ -11,6 +11,7 @@
 
 #include "../test_util.hpp"
 #include "lookback/kernels.hpp"
+#include "lookback/nn.hpp"
 #include "train/model.hpp"
 #include "train/ops.hpp"
 #include "train/sprout_train.hpp"
@@ -144,10 +145,10 @@ TEST_CASE("swiglu and gelu backward match finite differences") {
   auto a = rng.vec(n, -4, 4), b = rng.vec(n, -2, 2), c = rng.vec(n);
   std::vector<float> g(n), da(n), db(n);
   auto loss = [&] {
-    swiglu_fwd(a.data(), b.data(), g.data(), n);
+    lookback::swiglu(a.data(), b.data(), g.data(), n);
     return weighted(g, c);
   };
-  swiglu_bwd(a.data(), b.data(), c.data(), da.data(), db.data(), n);
+  lookback::swiglu_backward(a.data(), b.data(), c.data(), da.data(), db.data(), n);
   const double ea = fd_error(a, da, loss), eb = fd_error(b, db, loss);
   std::vector<float> y(n), dx(n);
   auto gl = [&] {

@@ -28,6 +28,10 @@ void rope_ref(float* x, int T, int H, int D, int ld, const int* positions, float
 // silu(a) = a / (1 + exp(-a)); swiglu: g[i] = silu(a[i]) · b[i]. g may alias a or b.
 void swiglu(const float* a, const float* b, float* g, int n);
 void swiglu_ref(const float* a, const float* b, float* g, int n);
+// Its backward (training): from dg = dL/dg, da[i] = dg[i]·b[i]·silu'(a[i]) and db[i] = dg[i]·silu(a[i]), where
+// silu'(a) = s·(1 + a·(1 - s)), s = 1 / (1 + exp(-a)). da and db must not alias a, b or dg.
+void swiglu_backward(const float* a, const float* b, const float* dg, float* da, float* db, int n);
+void swiglu_backward_ref(const float* a, const float* b, const float* dg, float* da, float* db, int n);
 void silu(const float* x, float* y, int n);
 void silu_ref(const float* x, float* y, int n);
 

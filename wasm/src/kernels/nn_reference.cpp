@@ -42,6 +42,14 @@ void swiglu_ref(const float* a, const float* b, float* g, int n) {
   for (int i = 0; i < n; ++i) g[i] = float(a[i] / (1.0 + std::exp(-double(a[i]))) * b[i]);
 }
 
+void swiglu_backward_ref(const float* a, const float* b, const float* dg, float* da, float* db, int n) {
+  for (int i = 0; i < n; ++i) {
+    const double x = a[i], s = 1.0 / (1.0 + std::exp(-x));
+    db[i] = float(double(dg[i]) * x * s);
+    da[i] = float(double(dg[i]) * b[i] * s * (1.0 + x * (1.0 - s)));
+  }
+}
+
 void gelu_ref(const float* x, float* y, int n) {
   for (int i = 0; i < n; ++i) y[i] = float(0.5 * x[i] * (1.0 + std::erf(double(x[i]) / std::sqrt(2.0))));
 }

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <vector>
 
-#include "kernels/simd.hpp"
 #include "lookback/kernels.hpp"
 
 namespace lookback::train {
@@ -146,43 +145,6 @@ void attention_bwd(const float* q, const float* k, const float* v, const float* 
       gemm_tn(cols, D, n, ph + std::size_t(j0) * T + j0, T, dout + std::size_t(j0) * ld + h * D, ld,
               dv + std::size_t(j0) * ld + h * D, ld, false);
     }
-  }
-}
-
-namespace {
-inline simd::batch sigmoid(const simd::batch& x) {
-  const simd::batch one(1.0f);
-  return one / (one + xsimd::exp(-x));
-}
-}  // namespace
-
-void swiglu_fwd(const float* a, const float* b, float* g, int n) {
-  using simd::W;
-  int i = 0;
-  for (; i + W <= n; i += W) {
-    const simd::batch x = simd::load(a + i);
-    simd::store(g + i, x * sigmoid(x) * simd::load(b + i));
-  }
-  for (; i < n; ++i) {
-    const float s = 1.0f / (1.0f + std::exp(-a[i]));
-    g[i] = a[i] * s * b[i];
-  }
-}
-
-void swiglu_bwd(const float* a, const float* b, const float* dg, float* da, float* db, int n) {
-  using simd::W;
-  int i = 0;
-  const simd::batch one(1.0f);
-  for (; i + W <= n; i += W) {
-    const simd::batch x = simd::load(a + i), s = sigmoid(x), d = simd::load(dg + i);
-    simd::store(db + i, d * x * s);
-    simd::store(da + i, d * simd::load(b + i) * (s + x * s * (one - s)));
-  }
-  for (; i < n; ++i) {
-    const float s = 1.0f / (1.0f + std::exp(-a[i]));
-    const float silu = a[i] * s;
-    db[i] = dg[i] * silu;
-    da[i] = dg[i] * b[i] * (s + a[i] * s * (1.0f - s));
   }
 }
 

@@ -1,7 +1,8 @@
 // Forward and backward of every op the trainer needs, on raw pointers (one sequence at a time).
 // Forward ops store what their backward needs (inverse RMS, softmax weights); backward ops accumulate
 // weight gradients (+=) and write input gradients (=) unless noted.
-// The matrix products are the core's (lookback/kernels.hpp: gemm_nn, gemm_nt, gemm_tn).
+// The matrix products and the SwiGLU gate are the core's (lookback/kernels.hpp: gemm_nn, gemm_nt, gemm_tn;
+// lookback/nn.hpp: swiglu, swiglu_backward); the trainer includes no kernel internals.
 // Not here: parameters, batching, threads (sprout_train / window_train / trainer).
 // Letters: T tokens, C channels, H heads, D head width, F MLP hidden, V vocabulary.
 #pragma once
@@ -35,10 +36,6 @@ double attention_flops(int T, int H, int D);
 // dq, dk, dv written (same layout as q); ds: scratch [T, T].
 void attention_bwd(const float* q, const float* k, const float* v, const float* p, const float* dout,
                    float* dq, float* dk, float* dv, float* ds, int T, int H, int D, int ld);
-
-// SwiGLU gate: g = silu(a) · b over n entries; backward gives da, db from dg.
-void swiglu_fwd(const float* a, const float* b, float* g, int n);
-void swiglu_bwd(const float* a, const float* b, const float* dg, float* da, float* db, int n);
 
 // GELU (exact, with erf) in place and its backward (x is the input before the activation).
 void gelu_fwd(const float* x, float* y, int n);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "lookback/kernels.hpp"
+#include "lookback/nn.hpp"
 #include "train/ops.hpp"
 #include "train/profile.hpp"
 
@@ -205,7 +206,7 @@ void SproutTrain::forward(Scratch& s, const float* w, const std::uint16_t* ids) 
     }
     {
       Scope sc(profile::swiglu);
-      swiglu_fwd(a.h1.data(), a.h3.data(), a.g.data(), T * F);
+      swiglu(a.h1.data(), a.h3.data(), a.g.data(), T * F);
     }
     std::vector<float>& next = l + 1 < c.n_layers ? s.act[l + 1].hin : s.hL;
     {
@@ -265,7 +266,7 @@ double SproutTrain::sequence(int tid, const float* w, const std::uint16_t* ids, 
     }
     {
       Scope sc(profile::swiglu);
-      swiglu_bwd(a.h1.data(), a.h3.data(), s.dg.data(), s.dh1.data(), s.dh3.data(), T * F);
+      swiglu_backward(a.h1.data(), a.h3.data(), s.dg.data(), s.dh1.data(), s.dh3.data(), T * F);
     }
     {
       Scope sc(profile::gemm_mlp_bwd, 4 * gemm_flops(T, C, F));
