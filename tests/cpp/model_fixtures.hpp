@@ -1,5 +1,6 @@
 // Small model configs for the model tests (several shapes: grouped heads, QK-norm on and off, both RoPE
-// layouts, tied and separate classifier, GELU) and random-weight models built from them.
+// layouts, tied and separate classifier, GELU, and the GPT-2 and Qwen2 variants) and random-weight models built
+// from them.
 // Not a test itself.
 #pragma once
 #include <memory>
@@ -27,6 +28,24 @@ inline ModelConfig small_config(int dim, int layers, int heads, int kv_heads, in
   return c;
 }
 
+// GPT-2's variant: LayerNorm with biases, learned positions, tanh-GELU, biases on every matrix, no rotary.
+inline ModelConfig gpt2_like() {
+  ModelConfig c = small_config(24, 2, 3, 3, 8, 44, 31, 21, RopeLayout::half, false, Mlp::gelu_tanh, true);
+  c.norm = Norm::layer, c.positions = Positions::learned, c.qkv_bias = c.out_bias = c.mlp_bias = true;
+  return c;
+}
+
+// Qwen2's variant (q/k/v biases) with Llama 3.1's rope scaling; head width 8 and an original context of 64 put
+// one pair below the blend, one in it and two above it.
+inline ModelConfig qwen2_like() {
+  ModelConfig c = small_config(32, 2, 4, 2, 8, 48, 41, 30, RopeLayout::half, false, Mlp::swiglu, false);
+  c.qkv_bias = true;
+  c.rope_scaling.type = RopeScaling::Type::llama3;
+  c.rope_scaling.factor = 8, c.rope_scaling.low_freq_factor = 1, c.rope_scaling.high_freq_factor = 4;
+  c.rope_scaling.original_context = 64;
+  return c;
+}
+
 inline std::vector<NamedConfig> test_configs() {
   using R = RopeLayout;
   return {
@@ -35,6 +54,8 @@ inline std::vector<NamedConfig> test_configs() {
       {"mqa 4/1, gelu, qk-norm, half, separate", small_config(32, 3, 4, 1, 8, 40, 29, 33, R::half, true, Mlp::gelu, false)},
       {"llama2c-like gqa 8/4, adjacent, tied", small_config(64, 2, 8, 4, 8, 172, 64, 70, R::adjacent, false, Mlp::swiglu, true)},
       {"tiny: one head of width 2", small_config(6, 1, 1, 1, 2, 5, 11, 9, R::adjacent, true, Mlp::gelu, true)},
+      {"gpt2-like: layernorm, learned positions, tanh-gelu, every bias, tied", gpt2_like()},
+      {"qwen2-like: q/k/v biases, gqa 4/2, half, llama3 rope scaling, separate", qwen2_like()},
   };
 }
 

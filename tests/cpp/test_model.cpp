@@ -205,3 +205,26 @@ TEST_CASE("weights with NaN or infinity are refused, naming the tensor and index
   CHECK_THROWS_WITH_AS(Transformer(std::move(w)), "tensor 'layers.1.attention.wk.weight' holds NaN at [3, 5]; weights must be finite",
                        ModelError);
 }
+
+TEST_CASE("float16 and Q8 weights: every test shape's logits stay near float32's (biases added in float32)") {
+  // the compact storages round the matrices only; their biases are views of the float32 weights
+  Rng rng(26);
+  for (const auto& nc : test_configs()) {
+    const ModelConfig& c = nc.config;
+    const Weights w = random_weights(c, 15);
+    const auto ids = random_ids(rng, std::min(12, c.max_seq_len), c.vocab_size, c.bos_id);
+    Session exact(std::make_shared<const Transformer>(Weights(w)));
+    exact.process(ids);
+    const auto want = exact.all_logits();
+    double scale = 0;
+    for (float v : want) scale = std::max(scale, double(std::fabs(v)));
+    for (const auto& storage : {std::pair{WeightFormat::f16, 2e-3}, std::pair{WeightFormat::q8, 3e-2}}) {
+      const WeightFormat format = storage.first;
+      const double tolerance = storage.second;
+      Session s(std::make_shared<const Transformer>(Weights(w), format));
+      s.process(ids);
+      INFO(nc.name << ", " << weight_format_name(format));
+      CHECK(closeness(s.all_logits(), want, tolerance * scale, 0) <= 1.0);  // relative to the largest logit
+    }
+  }
+}

@@ -169,7 +169,17 @@ TEST_CASE("config.json: round trip of every field; errors name the field") {
     CHECK(back.n_kv_heads == nc.config.n_kv_heads);
     CHECK(back.rope_layout == nc.config.rope_layout);
     CHECK(back.mlp == nc.config.mlp);
+    CHECK(back.norm == nc.config.norm);
+    CHECK(back.positions == nc.config.positions);
+    CHECK(back.rope_scaling.type == nc.config.rope_scaling.type);
+    CHECK(back.rope_scaling.original_context == nc.config.rope_scaling.original_context);
+    CHECK(back.qkv_bias == nc.config.qkv_bias);
+    CHECK((back.out_bias && back.mlp_bias) == (nc.config.out_bias && nc.config.mlp_bias));
+    CHECK(parameter_count(back) == random_weights(back, 1).specs().back().offset + random_weights(back, 1).specs().back().size());
   }
+  // the variant's keys are written only when they differ from the defaults (older readers see the same file)
+  CHECK(config_to_json(ModelConfig{}).find("\"norm\"") == std::string::npos);
+  CHECK(config_to_json(gpt2_like()).find("\"positions\": \"learned\"") != std::string::npos);
   CHECK(config_to_json(ModelConfig{}).find("\"norm_eps\": 1e-05") != std::string::npos);
   const std::string base = config_to_json(ModelConfig{});
   auto with = [&](const std::string& from, const std::string& to) {
@@ -185,7 +195,23 @@ TEST_CASE("config.json: round trip of every field; errors name the field") {
   CHECK_THROWS_WITH_AS(config_from_json(with("\"head_dim\": 32", "\"head_dim\": 31")),
                        "config: head_dim must be even for rotary positions (got 31)", ModelError);
   CHECK_THROWS_WITH_AS(config_from_json(with("\"mlp\": \"swiglu\"", "\"mlp\": \"relu\"")),
-                       "config.json: \"mlp\" must be \"swiglu\" or \"gelu\" (got \"relu\")", ModelError);
+                       "config.json: \"mlp\" must be \"swiglu\", \"gelu\" or \"gelu_tanh\" (got \"relu\")", ModelError);
+  const std::string scaled = config_to_json(qwen2_like());
+  auto scaled_with = [&](const std::string& from, const std::string& to) {
+    std::string s = scaled;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  CHECK_THROWS_WITH_AS(config_from_json(scaled_with("\"type\": \"llama3\"", "\"type\": \"yarn\"")),
+                       "config.json: \"type\" must be \"llama3\" (got \"yarn\")", ModelError);
+  CHECK_THROWS_WITH_AS(config_from_json(scaled_with("\"factor\": 8", "\"factor\": 0")),
+                       doctest::Contains("rope_scaling llama3 needs factor >= 1"), ModelError);
+  CHECK_THROWS_WITH_AS(config_from_json(scaled_with("\"high_freq_factor\": 4", "\"high_freq_factor\": 1")),
+                       doctest::Contains("low_freq_factor < high_freq_factor"), ModelError);
+  CHECK_THROWS_WITH_AS(config_from_json(scaled_with("\"factor\": 8", "\"fact\": 8")),
+                       "config.json: unknown key \"rope_scaling.fact\"", ModelError);
+  CHECK_THROWS_WITH_AS(config_from_json(with("\"qk_norm\": true", "\"qk_norm\": true, \"norm\": \"batch\"")),
+                       "config.json: \"norm\" must be \"rms\" or \"layer\" (got \"batch\")", ModelError);
   CHECK_THROWS_WITH_AS(config_from_json(with("\"qk_norm\": true", "\"qk_norm\": 1")), doctest::Contains("\"qk_norm\" must be true or false"),
                        ModelError);
   CHECK_THROWS_WITH_AS(config_from_json(with("\"dim\": 192", "\"dim\": 1.5")), doctest::Contains("\"dim\" must be an integer"), ModelError);

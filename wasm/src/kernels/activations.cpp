@@ -1,5 +1,5 @@
-// Vectorised MLP activations: SiLU, the SwiGLU gate silu(a)·b and its backward (exp from simd_exp.hpp), and
-// exact GELU (with xsimd::erf).
+// Vectorised MLP activations: SiLU, the SwiGLU gate silu(a)·b and its backward (exp from simd_exp.hpp), exact
+// GELU (with xsimd::erf) and GELU's tanh approximation (tanh through exp: 1 - 2 / (1 + exp(2u))).
 // Not here: the MLP's matrices (the model applies them through linear()).
 #include <cmath>
 
@@ -57,6 +57,20 @@ void gelu(const float* x, float* y, int n) {
     simd::store(y + i, half * v * (one + xsimd::erf(v * inv_sqrt2)));
   }
   for (; i < n; ++i) y[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * 0.70710678118654752f));
+}
+
+void gelu_tanh(const float* x, float* y, int n) {
+  constexpr float k = 0.7978845608028654f, c = 0.044715f;
+  const batch half(0.5f), one(1.0f), two(2.0f), kv(k), cv(c);
+  int i = 0;
+  for (; i + W <= n; i += W) {
+    const batch v = simd::load(x + i);
+    // u clamped where tanh is ±1 in float, so exp(2u) stays finite
+    const batch u = xsimd::min(xsimd::max(kv * (v + cv * v * v * v), batch(-20.0f)), batch(20.0f));
+    const batch th = one - two / (one + simd::exp(two * u));
+    simd::store(y + i, half * v * (one + th));
+  }
+  for (; i < n; ++i) y[i] = 0.5f * x[i] * (1.0f + std::tanh(k * (x[i] + c * x[i] * x[i] * x[i])));
 }
 
 }  // namespace lookback

@@ -1,6 +1,6 @@
 // A linear layer with weights stored [out, in] (y = x·Wᵀ). Many rows go to gemm_nt (packed, tiled);
 // a few rows (decoding one token) use dot products down four weight rows at a time, which reads each
-// weight once and packs nothing. Not here: biases (the models have none) or activation functions.
+// weight once and packs nothing. Not here: biases (add_bias, layernorm.cpp) or activation functions.
 #include <algorithm>
 
 #include "kernels/simd.hpp"

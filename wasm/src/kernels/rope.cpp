@@ -52,13 +52,27 @@ void rotate_half(float* x, int D, const float* C, const float* S) {
 
 }  // namespace
 
-void rope_table(float* table, const int* positions, int T, int D, float theta, RopeLayout layout) {
+double rope_frequency(int j, int D, float theta, const RopeScaling& s) {
+  const double f = std::pow(double(theta), -2.0 * j / D);
+  if (s.type == RopeScaling::Type::none) return f;
+  // Llama 3.1: as transformers' _compute_llama3_parameters
+  const double pi = 3.14159265358979323846, wavelen = 2 * pi / f;
+  const double low_wavelen = s.original_context / double(s.low_freq_factor);
+  const double high_wavelen = s.original_context / double(s.high_freq_factor);
+  if (wavelen < high_wavelen) return f;
+  if (wavelen > low_wavelen) return f / s.factor;
+  const double smooth = (s.original_context / wavelen - s.low_freq_factor) / (double(s.high_freq_factor) - s.low_freq_factor);
+  return (1 - smooth) * f / s.factor + smooth * f;
+}
+
+void rope_table(float* table, const int* positions, int T, int D, float theta, RopeLayout layout,
+                const RopeScaling& scaling) {
   const int h = D / 2;
   for (int t = 0; t < T; ++t) {
     float* C = table + std::size_t(t) * 2 * D;
     float* S = C + D;
     for (int j = 0; j < h; ++j) {
-      const double angle = double(positions[t]) * std::pow(double(theta), -2.0 * j / D);
+      const double angle = double(positions[t]) * rope_frequency(j, D, theta, scaling);
       const float c = float(std::cos(angle)), s = float(std::sin(angle));
       const int first = layout == RopeLayout::adjacent ? 2 * j : j;
       const int second = layout == RopeLayout::adjacent ? 2 * j + 1 : j + h;

@@ -115,9 +115,11 @@ Weights read_llama2c(const std::uint8_t* bytes, std::size_t size) {
 
 std::vector<std::uint8_t> write_llama2c(const Weights& w) {
   const ModelConfig& c = w.config();
-  if (c.qk_norm || c.mlp != Mlp::swiglu || c.rope_layout != RopeLayout::adjacent || c.head_dim * c.n_heads != c.dim)
-    model_error("write_llama2c: llama2.c runs only SwiGLU models without QK-norm, with adjacent RoPE pairs and "
-                "dim = n_heads * head_dim");
+  if (c.qk_norm || c.mlp != Mlp::swiglu || c.rope_layout != RopeLayout::adjacent || c.head_dim * c.n_heads != c.dim ||
+      c.norm != Norm::rms || c.positions != Positions::rope || c.rope_scaling.type != RopeScaling::Type::none ||
+      c.qkv_bias || c.out_bias || c.mlp_bias)
+    model_error("write_llama2c: llama2.c runs only SwiGLU models without QK-norm or biases, with RMSNorm, plain "
+                "rotary positions in adjacent pairs and dim = n_heads * head_dim");
   std::vector<std::uint8_t> out(kHeaderBytes);
   const std::int32_t h[7] = {c.dim, c.hidden_dim, c.n_layers, c.n_heads, c.n_kv_heads,
                              c.tied_embeddings ? c.vocab_size : -c.vocab_size, c.max_seq_len};

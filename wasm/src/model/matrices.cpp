@@ -8,6 +8,7 @@
 
 #include "lookback/kernels.hpp"
 #include "lookback/matvec.hpp"
+#include "lookback/nn.hpp"
 #include "lookback/packed_gemm.hpp"
 #include "lookback/split.hpp"
 #include "model/errors.hpp"
@@ -51,9 +52,10 @@ WeightFormat weight_format(const std::string& name) {
   model_error("weights must be ", names, " (got '", name, "')");
 }
 
-void apply(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, int ldy) {
-  if (!ldx) ldx = W.K;
-  if (!ldy) ldy = W.N;
+namespace {
+
+// y (+)= x·Wᵀ without the bias.
+void product(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, int ldy) {
   if (T <= kMatvecRows) {
     switch (W.format) {
       case WeightFormat::f32: return matvec_split(x, T, W.K, W.f32, W.N, y, acc, ldx, ldy, W.stream);
@@ -70,6 +72,15 @@ void apply(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, 
     rows_to_float(W, n0, n, rows.data());
     gemm_nt_split(T, n, W.K, x, ldx, rows.data(), W.K, y + n0, ldy, acc);
   }
+}
+
+}  // namespace
+
+void apply(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx, int ldy) {
+  if (!ldx) ldx = W.K;
+  if (!ldy) ldy = W.N;
+  product(W, x, T, y, acc, ldx, ldy);
+  if (W.bias) add_bias(y, W.bias, T, W.N, ldy);
 }
 
 Matrix Matrices::add(const float* w, int N, int K) {
@@ -117,9 +128,10 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
     std::size_t at;
   };
   std::vector<Pending> pending;
-  auto put = [&](Matrix& m, const float* src, int N, int K) {
+  auto put = [&](Matrix& m, const float* src, int N, int K, const float* bias = nullptr) {
     const std::size_t at = format_ == WeightFormat::f32 ? packed_.size() : format_ == WeightFormat::f16 ? f16_.size() : q8_.size();
     m = add(src, N, K);
+    m.bias = bias;
     pending.push_back({&m, at});
   };
   std::size_t total = 0, q8 = 0, packed = 0;  // elements, Q8 bytes and packed floats, to allocate once
@@ -134,10 +146,10 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
   layers_.resize(std::size_t(c.n_layers));
   for (int l = 0; l < c.n_layers; ++l) {
     const LayerView v = w.layer(l);
-    put(layers_[l].wqkv, v.wqkv, QKV, C);
-    put(layers_[l].wo, v.wo, C, HD);
-    put(layers_[l].w13, v.w13, F13, C);
-    put(layers_[l].w2, v.w2, C, F);
+    put(layers_[l].wqkv, v.wqkv, QKV, C, v.qkv_bias);
+    put(layers_[l].wo, v.wo, C, HD, v.wo_bias);
+    put(layers_[l].w13, v.w13, F13, C, v.w13_bias);
+    put(layers_[l].w2, v.w2, C, F, v.w2_bias);
   }
   put(classifier_, w.classifier(), c.vocab_size, C);
   for (const Pending& p : pending) {

@@ -30,6 +30,7 @@ struct Matrix {
   const std::int8_t* q8 = nullptr;    // q8_bytes(N, K): groups of four rows, scales inline (lookback/matvec.hpp)
   bool stream = false;                // f32, f16: few-row products read one weight row at a time (matvec.hpp)
   const float* packed = nullptr;      // f32: the matrix in the packed GEMM's panels (lookback/packed_gemm.hpp)
+  const float* bias = nullptr;        // [N] float32 in every format (a view of the Weights buffer), or null
 };
 
 // Matrices above this many bytes in all (in their format) come from memory, not cache, at each decoding step
@@ -37,7 +38,7 @@ struct Matrix {
 // in f32 and f16 stream one weight row at a time (Q8 matrices are laid out to be read as one stream anyway).
 constexpr std::size_t kStreamBytes = std::size_t(4) << 20;
 
-// y[T,N] (+)= x[T,K] · Wᵀ (row strides ldx, ldy; 0 = dense). Up to kMatvecRows rows read each weight once
+// y[T,N] (+)= x[T,K] · Wᵀ (+ bias on every row) (row strides ldx, ldy; 0 = dense). Up to kMatvecRows rows read each weight once
 // (matvec kernels); more rows go through the packed GEMM (float32: on the copy packed at load, so prefill packs
 // no weight per call; compact formats: a chunk of rows at a time is converted to float first).
 constexpr int kMatvecRows = 8;

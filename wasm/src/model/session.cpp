@@ -1,7 +1,8 @@
-// The forward pass of a Session: embedding; per layer pre-norm attention (one GEMM for q, k and v,
-// optional QK-norm, rotary positions, causal attention over the cache through lookback::attention,
-// output projection added to the residual) and pre-norm MLP (SwiGLU or GELU) added to the residual;
-// final norm and classifier. Plus the prefix reuse and the per-position records.
+// The forward pass of a Session: embedding (plus learned positions); per layer pre-norm attention (RMSNorm or
+// LayerNorm; one GEMM for q, k and v with their biases, optional QK-norm, rotary positions, causal attention
+// over the cache through lookback::attention, output projection added to the residual) and pre-norm MLP
+// (SwiGLU, GELU or tanh-GELU) added to the residual; final norm and classifier. Plus the prefix reuse and the
+// per-position records.
 // Not here: kernels (src/kernels), sampling, tokenizers.
 #include "model/session.hpp"
 
@@ -111,6 +112,8 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
   if (o.residuals) grow(resid_, std::size_t(S) * (L + 1) * C);
   // x: [T, C] token embeddings
   for (int t = 0; t < T; ++t) std::memcpy(&x_[std::size_t(t) * C], w.embedding() + std::size_t(ids[t]) * C, sizeof(float) * C);
+  if (w.positions() && o.positions)  // learned positions: x += pos_embeddings rows start..start+T
+    for (int t = 0; t < T; ++t) add_bias(&x_[std::size_t(t) * C], w.positions() + std::size_t(start + t) * C, 1, C);
   // Only the last position's logits and nothing recorded: the last layer needs every row's keys and values
   // (the cache) but the rest of it only for the last row, as nothing reads the others' outputs.
   const bool last_only = !o.all_logits && !o.attention && !o.residuals;
@@ -126,7 +129,7 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
   // logits: [rows, V] of the last `rows` positions
   const int rows = o.all_logits ? T : 1, first = T - rows;
   grow(logits_, std::size_t(S) * V);
-  rmsnorm(&x_[std::size_t(first) * C], w.final_norm(), xn_.data(), rows, C, c.norm_eps);
+  norm(&x_[std::size_t(first) * C], w.final_norm(), w.final_norm_bias(), xn_.data(), rows);
   apply(model_->matrices().classifier(), xn_.data(), rows, &logits_[std::size_t(start + first) * V], false);
   check_finite_logits(start, first, rows);
   // the records now cover every position only if they did up to `start`
@@ -156,7 +159,7 @@ void Session::layer(int l, int T, int start, int first, const StepOptions& o) {
   const Matrices::Layer& m = model_->matrices().layer(l);
   const int D = c.head_dim, H = c.n_heads, Hkv = c.n_kv_heads, HD = H * D, KD = kv_width_,
             QKV = HD + 2 * KD, S = start + T, L = c.n_layers;
-  norm_rows(lw.attention_norm, 0, T);
+  norm_rows(lw.attention_norm, lw.attention_norm_bias, 0, T);
   apply(m.wqkv, xn_.data(), T, qkv_.data(), false);  // qkv: [T, H*D | Hkv*D | Hkv*D]
   float* q = qkv_.data();
   float* k = q + HD;
@@ -170,7 +173,7 @@ void Session::layer(int l, int T, int start, int first, const StepOptions& o) {
         rmsnorm(qr + std::size_t(t) * QKV, lw.q_norm, qr + std::size_t(t) * QKV, H, D, c.norm_eps);
         rmsnorm(kr + std::size_t(t) * QKV, lw.k_norm, kr + std::size_t(t) * QKV, Hkv, D, c.norm_eps);
       }
-    if (o.positions) {
+    if (o.positions && c.positions == Positions::rope) {
       rope(qr, n, H, D, QKV, model_->rope_row(start + t0), c.rope_layout);
       rope(kr, n, Hkv, D, QKV, model_->rope_row(start + t0), c.rope_layout);
     }
@@ -194,14 +197,15 @@ void Session::layer(int l, int T, int start, int first, const StepOptions& o) {
   apply(m.wo, att_.data(), T - first, &x_[std::size_t(first) * c.dim], true);
 }
 
-// x += mlp(norm(x)) for the T rows from row `first`: SwiGLU w2(silu(w1 x) · w3 x) or GELU w2(gelu(w1 x)).
+// x += mlp(norm(x)) for the T rows from row `first`: SwiGLU w2(silu(w1 x) · w3 x) or GELU w2(gelu(w1 x)) (exact
+// or tanh), the matrices' biases added by apply().
 void Session::mlp(int l, int first, int T) {
   const ModelConfig& c = model_->config();
   const LayerView lw = model_->weights().layer(l);
   const Matrices::Layer& m = model_->matrices().layer(l);
   const int F = c.hidden_dim;
   float* x = &x_[std::size_t(first) * c.dim];
-  norm_rows(lw.ffn_norm, first, T);
+  norm_rows(lw.ffn_norm, lw.ffn_norm_bias, first, T);
   const float* xn = &xn_[std::size_t(first) * c.dim];
   if (c.mlp == Mlp::swiglu) {
     apply(m.w13, xn, T, hid_.data(), false);  // hid: [T, F | F]
@@ -218,19 +222,27 @@ void Session::mlp(int l, int first, int T) {
     const std::size_t n = std::size_t(T) * F, blocks = (n + 63) / 64;
     rows_split(int(blocks), 64.0 * 16, [&](int b0, int b1) {
       const std::size_t i0 = std::size_t(b0) * 64, i1 = std::min(n, std::size_t(b1) * 64);
-      gelu(&hid_[i0], &hid_[i0], int(i1 - i0));
+      (c.mlp == Mlp::gelu ? gelu : gelu_tanh)(&hid_[i0], &hid_[i0], int(i1 - i0));
     });
     apply(m.w2, hid_.data(), T, x, true);
   }
 }
 
-// xn = rmsnorm(x) · w for the T rows from row `first`, divided among the threads.
-void Session::norm_rows(const float* w, int first, int T) {
+// y = the model's norm of x (RMSNorm · w, or LayerNorm · w + b), `rows` rows of C.
+void Session::norm(const float* x, const float* w, const float* b, float* y, int rows) const {
   const ModelConfig& c = model_->config();
-  const int C = c.dim;
+  if (c.norm == Norm::layer)
+    layernorm(x, w, b, y, rows, c.dim, c.norm_eps);
+  else
+    rmsnorm(x, w, y, rows, c.dim, c.norm_eps);
+}
+
+// xn = norm(x) for the T rows from row `first`, divided among the threads.
+void Session::norm_rows(const float* w, const float* b, int first, int T) {
+  const int C = model_->config().dim;
   rows_split(T, double(C) * 4, [&](int t0, int t1) {
     t0 += first, t1 += first;
-    rmsnorm(&x_[std::size_t(t0) * C], w, &xn_[std::size_t(t0) * C], t1 - t0, C, c.norm_eps);
+    norm(&x_[std::size_t(t0) * C], w, b, &xn_[std::size_t(t0) * C], t1 - t0);
   });
 }
 

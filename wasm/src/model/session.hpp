@@ -14,7 +14,7 @@
 namespace lookback {
 
 struct StepOptions {
-  bool positions = true;   // rotary positions; false: the model sees no order at all (for the shuffle test)
+  bool positions = true;   // rotary or learned positions; false: the model sees no order at all (shuffle test)
   bool attention = false;  // record attention weights of the computed positions
   bool residuals = false;  // record the residual stream of the computed positions
   bool all_logits = true;  // logits of every computed position (false: only the last one)
@@ -53,7 +53,8 @@ class Session {
   void layer(int l, int T, int start, int first, const StepOptions& o);
   void check_finite_logits(int start, int first, int rows);  // ModelError (and the new positions dropped) if not
   void mlp(int l, int first, int T);        // rows first..first+T-1
-  void norm_rows(const float* w, int first, int T);  // xn = rmsnorm(x) · w, rows first..first+T-1
+  void norm(const float* x, const float* w, const float* b, float* y, int rows) const;  // the config's norm
+  void norm_rows(const float* w, const float* b, int first, int T);  // xn = norm(x), rows first..first+T-1
   void reserve_workspace(int T, int S, bool attention);
   void reserve_kv(int S);  // room for S positions in the cache, keeping the length() cached
   // Keys (which = 0) or values (1) of layer l from position t on: rows of Hkv*D floats.

@@ -1,5 +1,5 @@
 // Transformer construction: the finiteness check, the matrices in their format and the rotary table of the
-// whole context.
+// whole context (models with rotary positions).
 // Not here: the forward pass (session.cpp).
 #include "model/transformer.hpp"
 
@@ -19,10 +19,11 @@ Weights checked(Weights w) {
 Transformer::Transformer(Weights w, WeightFormat format)
     : weights_(checked(std::move(w))), matrices_(weights_, format) {
   const ModelConfig& c = config();
+  if (c.positions != Positions::rope) return;  // learned positions are rows of the weights
   std::vector<int> positions(std::size_t(c.max_seq_len));
   std::iota(positions.begin(), positions.end(), 0);
   rope_.resize(std::size_t(c.max_seq_len) * 2 * c.head_dim);
-  rope_table(rope_.data(), positions.data(), c.max_seq_len, c.head_dim, c.rope_theta, c.rope_layout);
+  rope_table(rope_.data(), positions.data(), c.max_seq_len, c.head_dim, c.rope_theta, c.rope_layout, c.rope_scaling);
 }
 
 }  // namespace lookback

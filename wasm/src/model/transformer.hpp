@@ -22,12 +22,13 @@ class Transformer {
   const Weights& weights() const { return weights_; }
   const Matrices& matrices() const { return matrices_; }
   // Rotary factors of position p: [2, D] (see lookback/nn.hpp rope_table); rows for p..p+T are consecutive.
+  // Only for models with rotary positions (config().positions == Positions::rope).
   const float* rope_row(int p) const { return rope_.data() + std::size_t(p) * 2 * config().head_dim; }
 
  private:
   Weights weights_;
   Matrices matrices_;
-  std::vector<float> rope_;  // [max_seq_len, 2, D]
+  std::vector<float> rope_;  // [max_seq_len, 2, D], empty for learned positions
 };
 
 }  // namespace lookback

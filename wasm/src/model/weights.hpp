@@ -1,6 +1,6 @@
 // The weights of one model: every tensor the config implies, stored in one float buffer in a fixed order
-// (per layer wq, wk, wv adjacent so q/k/v come from one GEMM; w1, w3 adjacent likewise), with views by
-// name and by role. Not here: reading or writing files (safetensors.hpp, llama2c.hpp) or computing.
+// (per layer wq, wk, wv adjacent so q/k/v come from one GEMM, and their biases adjacent; w1, w3 and their biases
+// likewise), with views by name and by role. The model's variant (model_config.hpp) decides which tensors exist. Not here: reading or writing files (safetensors.hpp, llama2c.hpp) or computing.
 // Letters: L layers, H heads, Hkv key/value heads, D head width, C = dim, F = hidden_dim, V vocabulary.
 #pragma once
 #include <cstddef>
@@ -30,16 +30,22 @@ struct NamedTensor {
   const float* data = nullptr;
 };
 
-// Pointers of one layer's tensors into the weight buffer.
+// Pointers of one layer's tensors into the weight buffer (null: the variant has no such tensor).
 struct LayerView {
-  const float* attention_norm;  // [C]
-  const float* wqkv;            // [H*D + 2*Hkv*D, C]: wq, wk, wv stacked
-  const float* q_norm;          // [D] or null
-  const float* k_norm;          // [D] or null
-  const float* wo;              // [C, H*D]
-  const float* ffn_norm;        // [C]
-  const float* w13;             // [2F, C] (swiglu: w1 then w3) or [F, C] (gelu: w1)
-  const float* w2;              // [C, F]
+  const float* attention_norm;       // [C]
+  const float* attention_norm_bias;  // [C] or null
+  const float* wqkv;                 // [H*D + 2*Hkv*D, C]: wq, wk, wv stacked
+  const float* qkv_bias;             // [H*D + 2*Hkv*D] or null
+  const float* q_norm;               // [D] or null
+  const float* k_norm;               // [D] or null
+  const float* wo;                   // [C, H*D]
+  const float* wo_bias;              // [C] or null
+  const float* ffn_norm;             // [C]
+  const float* ffn_norm_bias;        // [C] or null
+  const float* w13;                  // [2F, C] (swiglu: w1 then w3) or [F, C] (gelu: w1)
+  const float* w13_bias;             // [2F] or [F], or null
+  const float* w2;                   // [C, F]
+  const float* w2_bias;              // [C] or null
 };
 
 class Weights {
@@ -59,9 +65,11 @@ class Weights {
   float* tensor(const std::string& name);
   const float* tensor(const std::string& name) const;
 
-  const float* embedding() const;   // [V, C]
+  const float* embedding() const;       // [V, C]
+  const float* positions() const;       // [max_seq_len, C] learned positions, or null
   LayerView layer(int l) const;
-  const float* final_norm() const;  // [C]
+  const float* final_norm() const;      // [C]
+  const float* final_norm_bias() const; // [C] or null
   const float* classifier() const;  // [V, C]: output.weight, or the embedding when tied
 
   // Views of every tensor, in buffer order, for writers.
@@ -74,7 +82,8 @@ class Weights {
   ModelConfig config_;
   std::vector<TensorSpec> specs_;
   std::vector<float> buffer_;
-  std::vector<std::size_t> layer_offsets_;  // offset of each layer's first tensor
+  const float* at(const std::string& name) const;  // tensor by name, or null
+  std::vector<std::vector<std::size_t>> layer_offsets_;  // per layer, each LayerView member's offset (or none)
   std::size_t norm_offset_ = 0, classifier_offset_ = 0;
 };
 

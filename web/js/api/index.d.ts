@@ -260,10 +260,20 @@ export interface ModelConfig {
   rope_theta: number;
   rope_layout: 'adjacent' | 'half';
   qk_norm: boolean;
-  mlp: 'swiglu' | 'gelu';
+  mlp: 'swiglu' | 'gelu' | 'gelu_tanh';
   tied_embeddings: boolean;
   bos_id: number;
   eos_id: number;
+  /** present when not 'rms' */
+  norm?: 'rms' | 'layer';
+  /** present when not 'rope' */
+  positions?: 'rope' | 'learned';
+  /** present when the rotary frequencies are scaled */
+  rope_scaling?: { type: 'llama3'; factor: number; low_freq_factor: number; high_freq_factor: number; original_context: number };
+  /** each present (true) when the model has those biases */
+  qkv_bias?: boolean;
+  out_bias?: boolean;
+  mlp_bias?: boolean;
 }
 
 export type Bytes = Uint8Array | ArrayBuffer;
