@@ -1,5 +1,5 @@
 // `npm run screenshots`: photographs the chapter as a reader sees it, section by section, on a desktop
-// (1280 × 900) and a phone (390 × 844, touch), into tests/browser/artifacts/screenshots/ (ignored by git), with
+// (1280 × 900) and a phone (390 × 844, touch; light and dark), into tests/browser/artifacts/screenshots/ (ignored by git), with
 // sizes.json listing each page's height and each section's. Every section is brought on screen and its widgets
 // given time to compute before the picture. Not a test: it checks nothing; look at the pictures.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,8 @@ const OUT = `${ARTIFACTS}screenshots/`;
 const VIEWS = [
   { name: 'desktop', options: { viewport: { width: 1280, height: 900 } } },
   { name: 'phone', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
+  { name: 'phone-dark', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
+    colorScheme: 'dark' } },
 ];
 
 rmSync(OUT, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 // Browser tests of the chapter's Python listings (web/listings/*.py): each is shown from its file, byte for byte,
 // highlighted, and what the page prints under it (computed there by the core) is what Python prints; the §3
 // listing holds the plane's starting numbers and the §5 listing prints the widget's table; open on a wide screen,
-// closed on a phone, where an opened one scrolls inside its box; no console error and no outside request.
+// closed on a phone (what each prints still showing), where an opened one scrolls inside its box; no console error
+// and no outside request.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { listingFiles, listingSource, runListingInPython, samePrinted } from '../js/listing-check.mjs';
@@ -28,13 +29,13 @@ test('every listing shows its file byte for byte, highlighted, and prints what P
   const { page, url } = b;
   for (const file of listingFiles()) {
     const el = await shown(page, file);
-    assert.equal(await el.getAttribute('data-state'), 'ready', `${file}: ${await el.locator('.listing-out').textContent()}`);
+    assert.equal(await el.getAttribute('data-state'), 'ready', `${file}: ${await el.evaluate((d) => d.listingRun.textContent)}`);
     assert.equal(await el.evaluate((d) => d.open), true, `${file}: open on a wide screen`);
     const source = listingSource(file);
     assert.equal(await el.locator('.listing-code code').textContent(), source, `${file}: the page shows the file`);
     assert.ok(await el.locator('.listing-code .hljs-keyword').count() >= 2, `${file}: highlighted as Python`);
     assert.ok(await el.locator('.listing-code .hljs-comment').count() >= 1, `${file}: comments highlighted`);
-    const page_ = await el.evaluate((d) => ({ text: d.querySelector('.listing-out').textContent, values: d.listingOutput.values }));
+    const page_ = await el.evaluate((d) => ({ text: d.listingRun.querySelector('.listing-out').textContent, values: d.listingOutput.values }));
     samePrinted(file, runListingInPython(file), page_);
     const served = await page.evaluate(async (u) => {
       const r = await fetch(u);
@@ -78,6 +79,21 @@ test('on a phone the listings start closed, and an opened one scrolls inside its
   const all = page.locator('details[data-listing]');
   assert.equal(await all.count(), listingFiles().length);
   assert.deepEqual(await all.evaluateAll((ds) => ds.map((d) => d.open)), listingFiles().map(() => false));
+  // closed, each still shows what it prints, just under its summary (the code alone is folded away)
+  for (const file of listingFiles()) {
+    const el = await shown(page, file);
+    const seen = await el.evaluate((d) => {
+      const out = d.nextElementSibling?.querySelector('.listing-out');
+      const box = (x) => x.getBoundingClientRect();
+      return { out: out && out.checkVisibility() ? out.textContent : null, code: d.querySelector('.listing-code').checkVisibility(),
+        // what lies between the summary and the output, but the line that introduces it
+        below: out ? box(out).top - box(d.querySelector('summary')).bottom - box(d.nextElementSibling.querySelector('.listing-note')).height : null,
+        printed: d.listingOutput.text };
+    });
+    assert.equal(seen.code, false, `${file}: the code is folded`);
+    assert.equal(seen.out, seen.printed, `${file}: what it prints shows under the closed listing`);
+    assert.ok(seen.below >= 0 && seen.below < 50, `${file}: the output follows the summary (${seen.below} px under it)`);
+  }
   const el = page.locator('details[data-listing="listings/multihead.py"]');
   await el.locator('summary').click();
   await shown(page, 'multihead.py');

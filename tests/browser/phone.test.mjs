@@ -36,7 +36,7 @@ test('on a phone the whole chapter, every widget computed, is under 25,000 px ta
   const { page } = b;
   const n = await computeAll(page);
   assert.ok(n >= 15, `every widget on the page was walked (${n})`);
-  // a section far off screen is not laid out until it comes near (content-visibility): read the page to its end
+  // read the page to its end (a section far off screen was once not laid out until it came near: content-visibility)
   for (let y = 0; y < await page.evaluate(() => document.documentElement.scrollHeight); y += 700) {
     await page.evaluate((top) => scrollTo(0, top), y);
     await page.waitForTimeout(60);
@@ -48,6 +48,28 @@ test('on a phone the whole chapter, every widget computed, is under 25,000 px ta
   assert.ok(size.overflow <= 0, `the page scrolls sideways by ${size.overflow} px`);
   assert.ok(await page.locator('main [data-folded]').count() >= 8, 'the tall widgets start folded');
   assert.deepEqual([...b.record.consoleErrors, ...b.record.pageErrors, ...b.record.external], []);
+});
+
+test('on a phone a folded widget shows its result first: its verdict or measured headline sits inside the folded top', T, async () => {
+  const { page } = b;
+  // the widgets whose result is one sentence (a verdict, a measured sum) name it their headline
+  for (const id of ['w-counterfactual', 'w-induction']) {
+    assert.equal(await page.locator(`#${id}`).evaluate((el) => !!el.shadowRoot.querySelector('.headline')), true, `#${id} has a headline`);
+  }
+  const seen = await page.evaluate(() => [...document.querySelectorAll('main [data-folded]')].filter((w) => w.shadowRoot?.querySelector('.headline'))
+    .map((w) => {
+      const host = w.getBoundingClientRect();
+      const bar = w.shadowRoot.querySelector('.unfold').getBoundingClientRect();
+      const line = w.shadowRoot.querySelector('.headline');
+      const r = line.getBoundingClientRect();
+      return { id: w.id, text: line.textContent.trim(), top: Math.round(r.top - host.top), inside: r.top >= host.top && r.bottom <= bar.top + 1 };
+    }));
+  assert.ok(seen.some((x) => x.id === 'w-counterfactual'), `the counterfactual is folded on a phone: ${JSON.stringify(seen)}`);
+  for (const x of seen) {
+    assert.ok(x.text.length > 20, `#${x.id}: its headline says something: "${x.text}"`);
+    assert.ok(x.inside, `#${x.id}: its headline shows in the folded top (${x.top} px down): ${JSON.stringify(x)}`);
+  }
+  assert.match(seen.find((x) => x.id === 'w-counterfactual').text, /prediction/);
 });
 
 test('on a phone a folded widget shows all of itself on request, folds again, and unfolds for keyboard focus', T, async () => {

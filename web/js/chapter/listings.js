@@ -2,7 +2,8 @@
 // the page) gets that file, fetched (the page never holds a second copy) and highlighted with highlight.js, and
 // under it what the file prints, computed by the core from the numbers in the file (listing-runs.js) once the
 // listing nears the screen; `data-note` replaces the line above the output. Open by default where the page is
-// wide; on a phone the reader opens the ones they want. Not a Python runner.
+// wide; on a phone the reader opens the ones they want, and what each prints shows under its closed summary (the
+// output sits just after the <details>, so folding hides the code only). Not a Python runner.
 import { runListing } from './listing-runs.js';
 import { afterLayout } from '../widgets/widget-kit.js';
 
@@ -17,28 +18,33 @@ function pythonHighlighter() {
   return highlighter;
 }
 
-const NOTE = 'What it prints, computed now in this page by the core from the numbers in the listing:';
+const NOTE = 'What it prints, computed now in this page by the core from the listing\'s numbers:';
 
-// The parts under the listing's own summary and paragraph: the code, the line above the output, the output, a link.
+// The parts under the listing's own summary and paragraph: the code and a link to the file, inside the <details>;
+// then, just after it (visible whether it is open or not), the line above the output and the output.
 function parts(el) {
   const file = el.dataset.listing;
-  const add = (tag, cls, text) => {
-    const node = el.ownerDocument.createElement(tag);
+  const doc = el.ownerDocument;
+  const add = (parent, tag, cls, text) => {
+    const node = doc.createElement(tag);
     if (cls) node.className = cls;
     if (text) node.textContent = text;
-    return el.appendChild(node);
+    return parent.appendChild(node);
   };
-  const pre = add('pre', 'listing-code');
-  const code = pre.appendChild(el.ownerDocument.createElement('code'));
-  code.textContent = 'loading…';
-  add('p', 'listing-note', el.dataset.note ?? NOTE);
-  const out = add('pre', 'listing-out', 'computing…');
-  out.setAttribute('aria-live', 'polite');
-  for (const p of [pre, out]) p.tabIndex = 0;   // they scroll sideways on a narrow screen
-  const link = add('p', 'listing-file').appendChild(el.ownerDocument.createElement('a'));
+  const pre = add(el, 'pre', 'listing-code');
+  const code = add(pre, 'code', '', 'loading…');
+  const link = add(add(el, 'p', 'listing-file'), 'a');
   link.href = file;
   link.download = '';
   link.textContent = `Download ${file.replace(/^.*\//, '')}`;
+  const run = doc.createElement('div');
+  run.className = 'listing-run';
+  el.after(run);
+  add(run, 'p', 'listing-note', el.dataset.note ?? NOTE);
+  const out = add(run, 'pre', 'listing-out', 'computing…');
+  out.setAttribute('aria-live', 'polite');
+  for (const p of [pre, out]) p.tabIndex = 0;   // they scroll sideways on a narrow screen
+  el.listingRun = run;
   return { file, code, out, link };
 }
 
@@ -62,7 +68,7 @@ async function show(client, el, { file, code, out, link }) {
     el.dataset.state = 'error';
     console.error(err);
   }
-  afterLayout(() => el.toggleAttribute('data-settled', true));   // a scroll anchor may sit in it from now on
+  afterLayout(() => [el, el.listingRun].forEach((x) => x.toggleAttribute('data-settled', true)));   // a scroll anchor may sit in it from now on
 }
 
 export function showListings(client, doc = document) {

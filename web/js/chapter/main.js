@@ -17,6 +17,10 @@ import { sproutLimits } from './sprout-limits.js';
 import { sharpestQuery } from './head-focus.js';
 
 showModelProgress(document);  // before any widget asks for a model
+// sections far off screen wait to be laid out until the page has loaded, then all are (see chapter.css)
+const layOut = () => document.documentElement.classList.add('laid-out');
+if (document.readyState === 'complete') layOut();
+else addEventListener('load', layOut, { once: true });
 
 renderMath(document);
 numberSections(document);   // before the contents bar reads its links

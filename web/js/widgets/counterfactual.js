@@ -100,7 +100,7 @@ class CounterfactualWidget extends ModelWidget {
       <label class="row edit-row repl"><span class="repl-label"></span> <input type="text" class="replacement" spellcheck="false"></label>
       <p class="story before"></p>
       <p class="story after"></p>
-      <p class="verdict" aria-live="polite"></p>
+      <p class="verdict headline" aria-live="polite"></p>
       <p class="hint change"></p>
       <div class="sides">
         <div class="scroll"><table class="num side-before"><caption>Before the edit: next token</caption><thead><tr><th scope="col">token</th><th scope="col">p</th></tr></thead><tbody></tbody></table></div>

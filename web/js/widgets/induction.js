@@ -66,7 +66,7 @@ class Induction extends ModelWidget {
         <input type="text" id="name" spellcheck="false" autocomplete="off" maxlength="24"></div>
       <p class="text"></p>
       <div class="scroll"><table class="num tokens"></table></div>
-      <p class="sum" aria-live="polite"></p>
+      <p class="sum headline" aria-live="polite"></p>
       <p class="hint head"></p>`;
     this.input = this.root.querySelector('input');
     this.input.value = this.name;

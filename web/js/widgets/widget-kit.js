@@ -58,8 +58,13 @@ table.num caption { text-align: left; color: var(--lb-muted); font-size: .85rem;
   -webkit-mask-image: linear-gradient(to bottom, #000 75%, transparent); mask-image: linear-gradient(to bottom, #000 75%, transparent); }
 button.fold { display: block; margin: .3rem 0 .5rem; font-size: .85rem; min-height: 30px; }
 /* a tall widget on a phone shows its top (input, headline, the start of its picture) and unfolds on request */
-:host([data-folded]) { max-height: 18rem; overflow: hidden; }
+:host([data-folded]) { max-height: 16rem; overflow: hidden; }
 :host([data-folded]) .hint { display: none; }  /* the folded top shows the widget's picture, not how to read it */
+/* and its result first: a widget's headline (class "headline" on one of its top-level parts: a verdict, a measured
+   sum) moves up under its title while the widget is folded */
+:host([data-folded][data-lead]) { display: flex; flex-direction: column; }
+:host([data-folded][data-lead]) .title { order: -2; }
+:host([data-folded][data-lead]) .headline { order: -1; }
 .unfold { display: none; }
 :host([data-folded]) .unfold, :host([data-unfolded]) .unfold { display: block; }
 :host([data-folded]) .unfold { position: absolute; left: 0; right: 0; bottom: 0; z-index: 2; padding: 2.4rem .65rem .55rem;
@@ -414,6 +419,7 @@ export class LookbackWidget extends HTMLElement {
     if (!button) return;
     const fold = narrow() && !this._unfolded && this.scrollHeight > FOLD_ABOVE;
     this.toggleAttribute('data-folded', fold);
+    this.toggleAttribute('data-lead', fold && [...this.root.children].some((el) => el.classList.contains('headline')));
     this.toggleAttribute('data-unfolded', narrow() && !fold && this._unfolded === true);
     button.textContent = fold ? `Show all of this widget ▾` : 'Fold this widget ▴';
     button.setAttribute('aria-expanded', String(!fold));
