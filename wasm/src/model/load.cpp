@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/gguf_model.hpp"
 #include "model/hf_llama.hpp"
 #include "model/json_depth.hpp"
 
@@ -39,6 +40,8 @@ bool is_bundle(const ModelFiles& f) { return is_safetensors(f) && !f.config.empt
 
 bool is_llama2c(const ModelFiles& f) { return !is_safetensors(f) && f.config.empty(); }
 
+bool is_gguf_file(const ModelFiles& f) { return f.config.empty() && is_gguf(f.weights, f.weights_size); }
+
 // A tokenizers file of Hugging Face ("model": {...}, no lookback "type") beside lookback's own config.json.
 void refuse_foreign_tokenizer(const ModelFiles& f) {
   const std::string text = text_of(f.tokenizer, f.tokenizer_size);
@@ -65,6 +68,8 @@ AnyModel load_window(const ModelFiles& f, WeightFormat) {  // stored in float32 
   return load_window_bundle(f.weights, f.weights_size, f.config, text_of(f.tokenizer, f.tokenizer_size));
 }
 
+AnyModel load_gguf_file(const ModelFiles& f, WeightFormat w) { return load_gguf(f.weights, f.weights_size, w); }
+
 AnyModel load_checkpoint(const ModelFiles& f, WeightFormat w) {
   return load_llama2c(f.weights, f.weights_size, f.tokenizer, f.tokenizer_size, w);
 }
@@ -77,6 +82,8 @@ const std::vector<ModelFormat> kFormats = {
     {"lookback", "its own bundles (model.safetensors, a config.json with \"n_layers\", \"n_heads\", \"dim\", "
      "\"rope_layout\" ..., and a tokenizer.json with \"type\": \"byte-bpe\", as written by `npm run train`)",
      ".safetensors", true, "tokenizer.json", is_bundle, load_lookback},
+    {"gguf", "GGUF files (.gguf, version 2 or 3: architecture llama with its llama tokenizer; tensors F32, F16, "
+     "BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K)", ".gguf", false, "", is_gguf_file, load_gguf_file},
     {"llama2c", "llama2.c checkpoints (.bin with their tokenizer .bin)", ".bin", false, "tokenizer.bin", is_llama2c, load_checkpoint},
 };
 

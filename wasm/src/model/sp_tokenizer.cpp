@@ -48,10 +48,12 @@ SpTokenizer SpTokenizer::from_bin(const std::uint8_t* bytes, std::size_t size) {
   return SpTokenizer(std::move(pieces), std::move(scores));
 }
 
-SpTokenizer::SpTokenizer(std::vector<std::string> pieces, std::vector<float> scores)
-    : pieces_(std::move(pieces)), scores_(std::move(scores)) {
+SpTokenizer::SpTokenizer(std::vector<std::string> pieces, std::vector<float> scores, int bos, int eos)
+    : pieces_(std::move(pieces)), scores_(std::move(scores)), bos_(bos), eos_(eos) {
   if (pieces_.size() != scores_.size()) model_error("tokenizer: ", pieces_.size(), " pieces but ", scores_.size(), " scores");
   if (pieces_.size() < 259) model_error("tokenizer: ", pieces_.size(), " pieces; a llama2.c vocabulary has at least 259 (<unk>, <s>, </s>, 256 bytes)");
+  for (int mark : {bos_, eos_})
+    if (mark < 0 || mark >= int(pieces_.size())) model_error("tokenizer: mark id ", mark, " is outside the ", pieces_.size(), " pieces");
   for (int b = 0; b < 256; ++b)
     if (byte_value(b + 3) != b)
       model_error("tokenizer: id ", b + 3, " must be the byte piece <0x", "0123456789ABCDEF"[b >> 4], "0123456789ABCDEF"[b & 15],

@@ -18,12 +18,13 @@ class SpTokenizer final : public Tokenizer {
   // The file: uint32 max_token_length, then per id: float32 score, int32 length, that many bytes, to the
   // end of the file. Ids 0 <unk>, 1 <s>, 2 </s>, 3..258 the byte pieces <0x00>..<0xFF> are required.
   static SpTokenizer from_bin(const std::uint8_t* bytes, std::size_t size);
-  SpTokenizer(std::vector<std::string> pieces, std::vector<float> scores);
+  // bos, eos: the start and end marks' ids (llama2.c's 1 and 2; a GGUF file names its own).
+  SpTokenizer(std::vector<std::string> pieces, std::vector<float> scores, int bos = 1, int eos = 2);
 
   std::string kind() const override { return "llama2c"; }
   int vocab_size() const override { return int(pieces_.size()); }
-  int bos_id() const override { return 1; }
-  int eos_id() const override { return 2; }
+  int bos_id() const override { return bos_; }
+  int eos_id() const override { return eos_; }
   std::vector<int> encode(const std::string& text, bool bos = true) const override;
   // As run.c's decode(): after the start mark a piece loses one leading space; byte pieces become bytes.
   std::string decode(const std::vector<int>& ids) const override;
@@ -39,6 +40,7 @@ class SpTokenizer final : public Tokenizer {
 
   std::vector<std::string> pieces_;
   std::vector<float> scores_;
+  int bos_ = 1, eos_ = 2;
   std::unordered_map<std::string, int> index_;  // piece -> lowest id
 };
 

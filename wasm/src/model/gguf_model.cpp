@@ -1,0 +1,188 @@
+// GGUF metadata and tensors to a lookback model and tokenizer (see gguf_model.hpp).
+// Not here: parsing the container (gguf.cpp) or decoding blocks (ggml_types.cpp).
+#include "model/gguf_model.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "model/errors.hpp"
+#include "model/config_json.hpp"
+#include "model/ggml_types.hpp"
+#include "model/hf_llama.hpp"  // kHfMaxContext
+#include "model/load.hpp"      // UnsupportedFormat
+#include "model/sp_tokenizer.hpp"
+#include "model/weights.hpp"
+
+namespace lookback {
+namespace {
+
+using nlohmann::json;
+
+const char* const kArchitectures = "llama";
+
+const GgufValue& need(const GgufFile& f, const std::string& key) {
+  const GgufValue* v = f.find(key);
+  if (!v) model_error("GGUF: metadata key \"", key, "\" is missing");
+  return *v;
+}
+
+// An integer key in [least, most] (any integer type), or fallback when absent and fallback >= 0.
+long long int_key(const GgufFile& f, const std::string& key, long long fallback, long long least = 1,
+                  long long most = std::numeric_limits<int>::max()) {
+  const GgufValue* v = f.find(key);
+  if (!v && fallback >= 0) return fallback;
+  const json& j = need(f, key).value;
+  if (!j.is_number_integer()) model_error("GGUF: \"", key, "\" is ", j.dump().substr(0, 40), " (", gguf_type_name(v->type), "); an integer is wanted");
+  const bool negative = !j.is_number_unsigned() && j.get<long long>() < 0;
+  if (negative || j.get<unsigned long long>() < static_cast<unsigned long long>(least) ||
+      j.get<unsigned long long>() > static_cast<unsigned long long>(most))
+    model_error("GGUF: \"", key, "\" is ", j.dump(), "; it must be in [", least, ", ", most, "]");
+  return j.get<long long>();
+}
+
+float float_key(const GgufFile& f, const std::string& key, float fallback) {
+  const GgufValue* v = f.find(key);
+  if (!v) return fallback;
+  if (!v->value.is_number()) model_error("GGUF: \"", key, "\" is ", v->value.dump().substr(0, 40), "; a number is wanted");
+  return v->value.get<float>();
+}
+
+std::string string_key(const GgufFile& f, const std::string& key) {
+  const GgufValue& v = need(f, key);
+  if (!v.value.is_string()) model_error("GGUF: \"", key, "\" is a ", gguf_type_name(v.type), "; a STRING is wanted");
+  return v.value.get<std::string>();
+}
+
+// An array key whose elements are all of JSON kind `ok` (checked by the predicate), of exactly n elements.
+const json& array_key(const GgufFile& f, const std::string& key, std::size_t n, bool (json::*ok)() const noexcept, const char* kind) {
+  const GgufValue& v = need(f, key);
+  if (!v.value.is_array()) model_error("GGUF: \"", key, "\" is a ", gguf_type_name(v.type), "; an ARRAY of ", kind, " is wanted");
+  if (v.value.size() != n) model_error("GGUF: \"", key, "\" has ", v.value.size(), " elements; the vocabulary has ", n);
+  for (const json& e : v.value)
+    if (!(e.*ok)()) model_error("GGUF: \"", key, "\" holds ", gguf_type_name(v.element), " elements; ", kind, " are wanted");
+  return v.value;
+}
+
+std::string architecture(const GgufFile& f) {
+  const std::string arch = string_key(f, "general.architecture");
+  if (arch != "llama")
+    throw UnsupportedFormat("GGUF: general.architecture is \"" + arch + "\"; lookback runs GGUF architectures: " + kArchitectures);
+  return arch;
+}
+
+// "▁" (U+2581), sentencepiece's space, as the space llama2.c's pieces hold.
+std::string spaces(const std::string& piece) {
+  std::string out;
+  for (std::size_t i = 0; i < piece.size(); ++i) {
+    if (piece.compare(i, 3, "\xE2\x96\x81") == 0) {
+      out += ' ';
+      i += 2;
+    } else {
+      out += piece[i];
+    }
+  }
+  return out;
+}
+
+std::shared_ptr<const Tokenizer> tokenizer(const GgufFile& f, const ModelConfig& c) {
+  const std::string model = string_key(f, "tokenizer.ggml.model");
+  if (model != "llama")
+    throw UnsupportedFormat("GGUF: tokenizer.ggml.model is \"" + model + "\"; lookback reads GGUF tokenizers: llama");
+  const GgufValue& tokens = need(f, "tokenizer.ggml.tokens");
+  const std::size_t n = tokens.value.is_array() ? tokens.value.size() : 0;
+  array_key(f, "tokenizer.ggml.tokens", n, &json::is_string, "STRINGs");
+  const json& scores = array_key(f, "tokenizer.ggml.scores", n, &json::is_number, "numbers");
+  const json* types = f.find("tokenizer.ggml.token_type") ? &array_key(f, "tokenizer.ggml.token_type", n, &json::is_number_integer, "integers") : nullptr;
+  std::vector<std::string> pieces;
+  std::vector<float> weights;
+  for (std::size_t i = 0; i < n; ++i) {
+    pieces.push_back(spaces(tokens.value[i].get<std::string>()));
+    // control, unused and byte tokens (types 3, 5, 6) are never the result of a merge
+    const long long type = types ? (*types)[i].get<long long>() : 1;
+    weights.push_back(type == 3 || type == 5 || type == 6 ? -1e30f : scores[i].get<float>());
+  }
+  return std::make_shared<SpTokenizer>(std::move(pieces), std::move(weights), c.bos_id, c.eos_id);
+}
+
+}  // namespace
+
+ModelConfig gguf_config(const GgufFile& f) {
+  const std::string a = architecture(f) + ".";
+  ModelConfig c;
+  c.arch = "llama (GGUF)";
+  c.dim = int(int_key(f, a + "embedding_length", -1));
+  c.n_layers = int(int_key(f, a + "block_count", -1));
+  c.n_heads = int(int_key(f, a + "attention.head_count", -1));
+  c.n_kv_heads = int(int_key(f, a + "attention.head_count_kv", c.n_heads));
+  c.head_dim = int(int_key(f, a + "attention.key_length", c.dim / c.n_heads));
+  const long long rope_dims = int_key(f, a + "rope.dimension_count", c.head_dim);
+  if (rope_dims != c.head_dim)
+    throw UnsupportedFormat("GGUF: " + a + "rope.dimension_count is " + std::to_string(rope_dims) +
+                            "; lookback rotates whole heads (" + std::to_string(c.head_dim) + ")");
+  if (const GgufValue* s = f.find(a + "rope.scaling.type"); s && s->value != "none")
+    throw UnsupportedFormat("GGUF: " + a + "rope.scaling.type is " + s->value.dump() + "; plain rotary positions only");
+  c.hidden_dim = int(int_key(f, a + "feed_forward_length", -1));
+  const GgufTensor* embedding = f.tensor("token_embd.weight");
+  if (!embedding || embedding->dims.size() != 2) model_error("GGUF: tensor \"token_embd.weight\" is missing or not a matrix");
+  c.vocab_size = int(int_key(f, a + "vocab_size", (long long)std::min<std::uint64_t>(embedding->dims[1], std::numeric_limits<int>::max())));
+  c.max_seq_len = int(std::min<long long>(int_key(f, a + "context_length", kHfMaxContext, 1, std::numeric_limits<long long>::max()), kHfMaxContext));
+  c.norm_eps = float_key(f, a + "attention.layer_norm_rms_epsilon", 1e-5f);
+  c.rope_theta = float_key(f, a + "rope.freq_base", 10000.0f);
+  c.rope_layout = RopeLayout::adjacent;
+  c.qk_norm = false;
+  c.mlp = Mlp::swiglu;
+  c.tied_embeddings = f.tensor("output.weight") == nullptr;
+  c.bos_id = int(int_key(f, "tokenizer.ggml.bos_token_id", 1, 0));
+  c.eos_id = int(int_key(f, "tokenizer.ggml.eos_token_id", 2, 0));
+  validate_config(c);
+  return c;
+}
+
+std::string gguf_to_lookback_name(const std::string& name) {
+  static const std::pair<const char*, const char*> kLayer[] = {
+      {"attn_norm.weight", "attention_norm.weight"}, {"attn_q.weight", "attention.wq.weight"},
+      {"attn_k.weight", "attention.wk.weight"},      {"attn_v.weight", "attention.wv.weight"},
+      {"attn_output.weight", "attention.wo.weight"}, {"ffn_norm.weight", "ffn_norm.weight"},
+      {"ffn_gate.weight", "feed_forward.w1.weight"}, {"ffn_up.weight", "feed_forward.w3.weight"},
+      {"ffn_down.weight", "feed_forward.w2.weight"},
+  };
+  if (name == "token_embd.weight") return "tok_embeddings.weight";
+  if (name == "output_norm.weight") return "norm.weight";
+  if (name == "output.weight") return "output.weight";
+  if (name.rfind("blk.", 0) == 0) {
+    const std::size_t dot = name.find('.', 4);
+    if (dot == std::string::npos || dot == 4 || name.find_first_not_of("0123456789", 4) != dot) return "";
+    const std::string rest = name.substr(dot + 1);
+    for (const auto& [theirs, ours] : kLayer)
+      if (rest == theirs) return "layers." + name.substr(4, dot - 4) + "." + ours;
+  }
+  return "";
+}
+
+LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, WeightFormat format) {
+  const GgufFile f = read_gguf(bytes, size);
+  const ModelConfig c = gguf_config(f);
+  std::shared_ptr<const Tokenizer> tok = tokenizer(f, c);
+  Weights w(c);
+  std::size_t read = 0;
+  for (const GgufTensor& t : f.tensors) {
+    const std::string ours = gguf_to_lookback_name(t.name);
+    const TensorSpec* spec = ours.empty() ? nullptr : w.find(ours);
+    if (!spec) model_error("GGUF: tensor \"", t.name, "\" is not part of a ", c.arch, " model lookback runs");
+    std::vector<std::uint64_t> want(spec->shape.rbegin(), spec->shape.rend());  // ggml lists dimensions innermost first
+    if (t.dims != want)
+      model_error("GGUF: tensor \"", t.name, "\" has dimensions ", json(t.dims).dump(), " but the metadata implies ", json(want).dump());
+    dequantize_ggml(*ggml_type(t.type), t.data, spec->size(), w.tensor(ours));
+    ++read;
+  }
+  if (read != w.specs().size())
+    for (const TensorSpec& s : w.specs())
+      if (!std::any_of(f.tensors.begin(), f.tensors.end(), [&](const GgufTensor& t) { return gguf_to_lookback_name(t.name) == s.name; }))
+        model_error("GGUF: the tensor for ", s.name, " is missing");
+  w.check_finite();
+  check_tokenizer_fits(c, *tok);
+  auto model = std::make_shared<const Transformer>(std::move(w), format);
+  return {std::move(model), std::move(tok)};
+}
+
+}  // namespace lookback
