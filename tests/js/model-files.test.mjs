@@ -65,8 +65,8 @@ test('a wrong file passes modelSource but the loader refuses it with its own mes
 });
 
 test('the hint and the accept list come from the core\'s formats, and a new format\'s files are picked by its entry', () => {
-  assert.equal(hint(formats), 'pick a .safetensors file with its config.json and tokenizer.json, or a .bin checkpoint with its tokenizer .bin');
-  assert.equal(accepted(formats), '.safetensors,.json,.bin');
+  assert.equal(hint(formats), 'pick a .safetensors file with its config.json and tokenizer.json, or a .gguf file, or a .bin checkpoint with its tokenizer .bin');
+  assert.equal(accepted(formats), '.safetensors,.json,.gguf,.bin');
   // a format whose one file holds everything (as GGUF does): no tokenizer, no config
   const one = [...formats, { name: 'one-file', files: 'one-file models', weights: '.one', config: false, tokenizer: '' }];
   assert.deepEqual(pick([{ name: 'm.one', bytes: new Uint8Array(3) }], one).label, 'm.one');

@@ -1,0 +1,128 @@
+// A GGUF (version 3) writer for the JS tests: typed metadata, F32 tensors, the alignment padding, and a llama
+// GGUF made from a lookback safetensors bundle (lb.randomWeights) with a SentencePiece-style vocabulary.
+// Not a converter for users (lookback reads GGUF, it does not write it); the C++ twin is tests/cpp/gguf_writer.hpp.
+
+const TYPE = { u32: 4, i32: 5, f32: 6, string: 8, array: 9 };
+const ALIGN = 32;
+
+class Bytes {
+  constructor() { this.parts = []; }
+  u32(v) { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, v, true); this.parts.push(b); }
+  i32(v) { const b = new Uint8Array(4); new DataView(b.buffer).setInt32(0, v, true); this.parts.push(b); }
+  u64(v) { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, BigInt(v), true); this.parts.push(b); }
+  f32(v) { const b = new Uint8Array(4); new DataView(b.buffer).setFloat32(0, v, true); this.parts.push(b); }
+  raw(b) { this.parts.push(b); }
+  string(s) { const b = new TextEncoder().encode(s); this.u64(b.length); this.raw(b); }
+  get length() { return this.parts.reduce((n, p) => n + p.length, 0); }
+  pad() { const n = (ALIGN - (this.length % ALIGN)) % ALIGN; if (n) this.raw(new Uint8Array(n)); }
+  bytes() {
+    const out = new Uint8Array(this.length);
+    let at = 0;
+    for (const p of this.parts) { out.set(p, at); at += p.length; }
+    return out;
+  }
+}
+
+// metadata: [key, kind, value] with kind 'u32' | 'i32' | 'f32' | 'string' | ['array', element kind];
+// tensors: { name, dims (innermost first, as ggml lists them), data: Float32Array }.
+export function writeGguf(metadata, tensors) {
+  const o = new Bytes();
+  o.raw(new TextEncoder().encode('GGUF'));
+  o.u32(3);
+  o.u64(tensors.length);
+  o.u64(metadata.length);
+  for (const [key, kind, value] of metadata) {
+    o.string(key);
+    if (Array.isArray(kind)) {
+      o.u32(TYPE.array);
+      o.u32(TYPE[kind[1]]);
+      o.u64(value.length);
+      for (const v of value) o[kind[1]](v);
+    } else {
+      o.u32(TYPE[kind]);
+      o[kind](value);
+    }
+  }
+  let offset = 0;
+  for (const t of tensors) {
+    o.string(t.name);
+    o.u32(t.dims.length);
+    for (const d of t.dims) o.u64(d);
+    o.u32(0);  // F32
+    o.u64(offset);
+    offset += Math.ceil(t.data.byteLength / ALIGN) * ALIGN;
+  }
+  o.pad();
+  for (const t of tensors) {
+    o.raw(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+    o.pad();
+  }
+  return o.bytes();
+}
+
+// safetensors bytes -> [{ name, shape, data: Float32Array }] (F32 only, as lb.randomWeights writes them)
+export function readSafetensors(bytes) {
+  const n = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
+  return Object.entries(header).filter(([name]) => name !== '__metadata__').map(([name, t]) => {
+    const [from, to] = t.data_offsets;
+    const copy = bytes.slice(8 + n + from, 8 + n + to);
+    return { name, shape: t.shape, data: new Float32Array(copy.buffer) };
+  });
+}
+
+const LAYER = {
+  'attention_norm.weight': 'attn_norm.weight', 'attention.wq.weight': 'attn_q.weight',
+  'attention.wk.weight': 'attn_k.weight', 'attention.wv.weight': 'attn_v.weight',
+  'attention.wo.weight': 'attn_output.weight', 'ffn_norm.weight': 'ffn_norm.weight',
+  'feed_forward.w1.weight': 'ffn_gate.weight', 'feed_forward.w3.weight': 'ffn_up.weight',
+  'feed_forward.w2.weight': 'ffn_down.weight',
+};
+const TOP = { 'tok_embeddings.weight': 'token_embd.weight', 'norm.weight': 'output_norm.weight', 'output.weight': 'output.weight' };
+
+export function ggufName(ours) {
+  if (TOP[ours]) return TOP[ours];
+  const m = /^layers\.(\d+)\.(.+)$/.exec(ours);
+  return `blk.${m[1]}.${LAYER[m[2]]}`;
+}
+
+// A SentencePiece-style vocabulary of V pieces: <unk>, <s>, </s>, the 256 byte pieces, then characters and
+// words ("▁" = space; a merge joins two pieces of the vocabulary, as in llama2.c's encoder).
+export function llamaVocabulary(V) {
+  const tokens = ['<unk>', '<s>', '</s>'], types = [2, 3, 3];
+  for (let b = 0; b < 256; b++) { tokens.push(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`); types.push(6); }
+  const words = ['▁', 't', 'h', 'e', 'a', '▁t', 'he', '▁the', '▁a', 'at'];
+  for (let i = 0; tokens.length < V; i++) { tokens.push(i < words.length ? words[i] : `▁w${i}`); types.push(1); }
+  const scores = tokens.map((_, i) => (types[i] === 1 ? -i : 0));
+  return { tokens, scores, types };
+}
+
+// A llama GGUF of a lookback bundle's weights (config: the bundle's; adjacent-pair rotary, no q/k norms).
+export function llamaGguf(config, safetensors) {
+  const { tokens, scores, types } = llamaVocabulary(config.vocab_size);
+  const a = 'llama.';
+  const metadata = [
+    ['general.architecture', 'string', 'llama'],
+    ['general.name', 'string', 'test llama'],
+    ['general.alignment', 'u32', ALIGN],
+    [`${a}block_count`, 'u32', config.n_layers],
+    [`${a}context_length`, 'u32', config.max_seq_len],
+    [`${a}embedding_length`, 'u32', config.dim],
+    [`${a}feed_forward_length`, 'u32', config.hidden_dim],
+    [`${a}attention.head_count`, 'u32', config.n_heads],
+    [`${a}attention.head_count_kv`, 'u32', config.n_kv_heads],
+    [`${a}attention.key_length`, 'u32', config.head_dim],
+    [`${a}rope.dimension_count`, 'u32', config.head_dim],
+    [`${a}rope.freq_base`, 'f32', config.rope_theta],
+    [`${a}attention.layer_norm_rms_epsilon`, 'f32', config.norm_eps],
+    ['tokenizer.ggml.model', 'string', 'llama'],
+    ['tokenizer.ggml.tokens', ['array', 'string'], tokens],
+    ['tokenizer.ggml.scores', ['array', 'f32'], scores],
+    ['tokenizer.ggml.token_type', ['array', 'i32'], types],
+    ['tokenizer.ggml.bos_token_id', 'u32', config.bos_id],
+    ['tokenizer.ggml.eos_token_id', 'u32', config.eos_id],
+  ];
+  const tensors = readSafetensors(safetensors)
+    .map((t) => ({ name: ggufName(t.name), dims: [...t.shape].reverse(), data: t.data }));
+  return writeGguf(metadata, tensors);
+}

@@ -1,0 +1,112 @@
+// node:test tests of GGUF files from Node: a llama GGUF written by the test (tests/js/gguf-writer.mjs) from a
+// random lookback bundle loads with lb.loadModel('x.gguf') and gives the bundle's logits and head habits on the
+// same ids; the command line's `heads --model x.gguf --json` prints the API's scores; @huggingface/gguf reads the
+// same metadata and tensors lookback reports. Not the decoders or the container's refusals (tests/cpp/test_gguf.cpp).
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gguf } from '@huggingface/gguf';
+import { loadLookback } from 'lookback';
+import { ggufName, llamaGguf, llamaVocabulary, readSafetensors } from './gguf-writer.mjs';
+
+const CLI = fileURLToPath(new URL('../../web/js/cli/lookback.mjs', import.meta.url));
+const CONFIG = {
+  arch: 'test', dim: 32, n_layers: 2, n_heads: 4, n_kv_heads: 2, head_dim: 8, hidden_dim: 48, vocab_size: 300,
+  max_seq_len: 64, norm_eps: 1e-5, rope_theta: 10000, rope_layout: 'adjacent', qk_norm: false, mlp: 'swiglu',
+  tied_embeddings: false, bos_id: 1, eos_id: 2,
+};
+// the bundle's own tokenizer (42 merges "AA", "BB", ... to fill the 300 ids); the comparisons run on ids
+const MERGES = Array.from({ length: 42 }, (_, i) => [2 + 48 + i, 2 + 48 + i]);
+const TOKENIZER = JSON.stringify({ type: 'byte-bpe', version: 1, vocab_size: 300, bos_id: 0, eos_id: 1, merges: MERGES });
+
+const lb = await loadLookback();
+const dir = await mkdtemp(join(tmpdir(), 'lookback-gguf-'));
+after(() => rm(dir, { recursive: true, force: true }));
+const weights = lb.randomWeights(CONFIG, { seed: 7 });
+const file = join(dir, 'x.gguf');
+await writeFile(file, llamaGguf(CONFIG, weights));
+const bundle = join(dir, 'bundle');
+await mkdir(bundle);
+await writeFile(join(bundle, 'model.safetensors'), weights);
+await writeFile(join(bundle, 'config.json'), JSON.stringify({ ...CONFIG, bos_id: 0, eos_id: 1 }));  // byte-bpe's marks
+await writeFile(join(bundle, 'tokenizer.json'), TOKENIZER);
+
+const IDS = [1, 40, 77, 299, 5, 40, 77, 12, 260, 3, 150, 40];
+
+test('lb.loadModel reads a llama GGUF: the same logits and head habits as the same weights in a lookback bundle', async () => {
+  const g = await lb.loadModel(file);
+  const b = await lb.loadModel(bundle);
+  try {
+    assert.equal(g.info.format, 'gguf');
+    for (const k of ['dim', 'n_layers', 'n_heads', 'n_kv_heads', 'head_dim', 'hidden_dim', 'vocab_size', 'max_seq_len', 'bos_id', 'eos_id'])
+      assert.equal(g.info.config[k], CONFIG[k], k);
+    assert.equal(g.info.config.rope_layout, 'adjacent');
+    assert.equal(g.info.parameters, b.info.parameters);
+    const fg = g.forward(IDS, { attention: true }), fb = b.forward(IDS, { attention: true });
+    assert.deepEqual(fg.logits, fb.logits);
+    assert.deepEqual(fg.attention, fb.attention);
+    assert.deepEqual(g.headScores([IDS], { repeats: 0 }), b.headScores([IDS], { repeats: 0 }));
+    // the vocabulary's own pieces after sentencepiece's leading space: " the" is one piece, "é" falls back to its
+    // two byte pieces <0xC3> <0xA9>
+    const { tokens } = llamaVocabulary(CONFIG.vocab_size);
+    const ids = g.encode('the é', { bos: false });
+    assert.deepEqual(ids, [tokens.indexOf('▁the'), tokens.indexOf('▁'), tokens.indexOf('<0xC3>'), tokens.indexOf('<0xA9>')]);
+    assert.equal(g.decode(ids), ' the é');  // decode keeps the leading space (no start mark before it)
+  } finally {
+    g.dispose();
+    b.dispose();
+  }
+});
+
+test('the command line\'s heads --model x.gguf --json prints the API\'s head scores for the GGUF', async () => {
+  const text = 'the cat the cat';
+  const g = await lb.loadModel(file);
+  const want = g.headScores([text]);
+  g.dispose();
+  const r = spawnSync(process.execPath, [CLI, 'heads', text, '--model', file, '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const t = JSON.parse(r.stdout);
+  assert.equal(t.layers, CONFIG.n_layers);
+  assert.equal(t.heads, CONFIG.n_heads);
+  assert.equal(t.rows.length, CONFIG.n_layers * CONFIG.n_heads);
+  for (const row of t.rows)
+    assert.equal(row.induction, want.induction.byLayer[row.layer_index][row.head_index], row.head);
+});
+
+test('@huggingface/gguf reads the metadata and tensors lookback reports for the same file', async () => {
+  const theirs = await gguf(file, { allowLocalFile: true, computeParametersCount: true });
+  const g = await lb.loadModel(file);
+  try {
+    const m = theirs.metadata, c = g.info.config;
+    assert.equal(m['general.architecture'], 'llama');
+    assert.equal(Number(m.version), 3);
+    assert.equal(m['llama.block_count'], c.n_layers);
+    assert.equal(m['llama.embedding_length'], c.dim);
+    assert.equal(m['llama.feed_forward_length'], c.hidden_dim);
+    assert.equal(m['llama.attention.head_count'], c.n_heads);
+    assert.equal(m['llama.attention.head_count_kv'], c.n_kv_heads);
+    assert.equal(m['llama.attention.key_length'], c.head_dim);
+    assert.equal(m['llama.context_length'], c.max_seq_len);
+    assert.equal(m['llama.rope.freq_base'], c.rope_theta);
+    assert.equal(m['llama.attention.layer_norm_rms_epsilon'], Math.fround(c.norm_eps));
+    assert.equal(m['tokenizer.ggml.tokens'].length, c.vocab_size);
+    assert.equal(m['tokenizer.ggml.bos_token_id'], c.bos_id);
+    assert.equal(m['tokenizer.ggml.eos_token_id'], c.eos_id);
+    assert.equal(theirs.parameterCount, g.info.parameters);
+    for (let id = 259; id < c.vocab_size; id += 7)
+      assert.equal(g.decode([id]), m['tokenizer.ggml.tokens'][id].replaceAll('▁', ' '), `piece ${id}`);
+    const ours = readSafetensors(weights);
+    assert.deepEqual(theirs.tensorInfos.map((t) => t.name).sort(), ours.map((t) => ggufName(t.name)).sort());
+    for (const t of ours) {
+      const info = theirs.tensorInfos.find((x) => x.name === ggufName(t.name));
+      assert.deepEqual(info.shape.map(Number), [...t.shape].reverse(), info.name);
+      assert.equal(info.dtype, 0, info.name);
+    }
+  } finally {
+    g.dispose();
+  }
+});
