@@ -11,6 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slug } from '../../.scripts/docs-site.mjs';
 import { commandArgs, docPages, drawFigure, FIGURES, pageFigures, README } from '../../.scripts/docs-figures.mjs';
+import { LATEST as BENCH_JSON, SVG as BENCH_SVG } from '../../.scripts/bench-report.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const docsDir = join(root, 'web/docs');
@@ -40,6 +41,21 @@ test('README is a first read: at most 350 lines, nothing dated', () => {
   assert.ok(lines <= 350, `README.md has ${lines} lines`);
   const dated = readme.match(/\b20\d\d-\d\d-\d\d\b|\b\d\d:\d\d UTC\b/);
   assert.equal(dated, null, `README.md holds a date: ${dated?.[0]}`);
+});
+
+// A file the docs name in code spans (`tests/js/x.test.mjs`) exists, so a table of tests cannot name a test that
+// was renamed or deleted. NAME stands for any name; `npm run bench` writes its record and plot.
+test('every repository file the docs name in code spans exists', () => {
+  const written = new Set([BENCH_JSON, BENCH_SVG].map((p) => relative(root, p)));
+  const missing = [];
+  for (const page of pages) {
+    const text = readFileSync(page, 'utf8');
+    for (const [, path] of text.matchAll(/`((?:tests|wasm|web|shared|\.scripts)\/[A-Za-z0-9_./-]+\.[a-z]+)`/g)) {
+      if (path.includes('NAME') || written.has(path)) continue;
+      if (!existsSync(join(root, path))) missing.push(`${relative(root, page)}: ${path}`);
+    }
+  }
+  assert.deepEqual(missing, []);
 });
 
 test('every page the README promises exists', () => {
