@@ -27,6 +27,7 @@ export function gather({ started, load }) {
     for (const t of part.targets ?? []) targets.push({ bench: name, name: t.name, value: t.value, target: t.target, unit: t.unit, below: !!t.below, met: t.met });
   }
   const core = existsSync(PARTS.core) && parts.core ? JSON.parse(readFileSync(PARTS.core, 'utf8')) : null;
+  const trainer = parts.trainer ? JSON.parse(readFileSync(PARTS.trainer, 'utf8')) : null;
   return {
     date: started.toISOString(),
     machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.versions.node },
@@ -34,7 +35,32 @@ export function gather({ started, load }) {
     simd128_peak_gflops: core?.peak?.highest_gflops ?? null,
     parts,
     targets,
+    trainer_profile: trainer ? trainerProfile(trainer) : null,
   };
+}
+
+// What the docs show of the trainer's run: where a step's CPU time goes, per op, against the FMA peak loop the
+// same program timed (per CPU second the threads ran, as the trainer's target is judged).
+export function trainerProfile(m) {
+  return {
+    parameters: m.parameters, batch: m.batch, tokens: m.config?.max_seq_len ?? null, threads: m.threads, steps: m.steps,
+    tokens_per_s_cpu: m.tokens_per_s_cpu, step_gflops_cpu: m.step_gflops_cpu,
+    peak_gflops_cpu: m.peak_gflops_cpu, percent_of_peak_cpu: m.percent_of_peak_cpu,
+    peak_gflops_cpu_one_thread: Math.max(0, ...(m.peaks ?? []).filter((q) => q.supported && q.threads === 1).map((q) => q.gflops_cpu)) || null,
+    ops: m.ops.map((o) => ({ op: o.op, share: o.share, gflops_per_thread_cpu: o.gflops_per_thread_cpu || null })),
+  };
+}
+
+export function profileTable(p) {
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const ops = [...p.ops].sort((a, b) => b.share - a.share);
+  return [`Where a training step goes (\`lookback-train --bench --profile\` on Sprout's shape: ${p.parameters} parameters, `
+    + `batch ${p.batch} x ${p.tokens} tokens, ${p.threads} threads, ${p.steps} steps): ${fmt(p.tokens_per_s_cpu)} tokens and `
+    + `${fmt(p.step_gflops_cpu)} GFLOP/s per CPU second, ${fmt(p.percent_of_peak_cpu)}% of the FMA peak loop's `
+    + `${fmt(p.peak_gflops_cpu)} GFLOP/s on ${p.threads} threads. Each op's share of the threads' CPU time, and its products per CPU second on one `
+    + `thread where it does products${p.peak_gflops_cpu_one_thread ? ` (the peak loop on one thread: ${fmt(p.peak_gflops_cpu_one_thread)} GFLOP/s)` : ''}:`, '',
+  '| op | share of the step | GFLOP/s per thread |', '|---|---|---|',
+  ...ops.map((o) => `| ${o.op.replace(/\|/g, '\\|')} | ${pct(o.share)} | ${o.gflops_per_thread_cpu ? fmt(o.gflops_per_thread_cpu) : ''} |`)].join('\n');
 }
 
 const fmt = (v) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
@@ -50,8 +76,9 @@ export function table(latest) {
     + `${latest.simd128_peak_gflops ? `; SIMD128 peak loop ${latest.simd128_peak_gflops.toFixed(1)} GFLOP/s` : ''}. `
     + `${latest.targets.filter((t) => t.met).length} of ${latest.targets.length} targets met.`;
   const rows = latest.targets.map((t) => `| ${t.name.replace(/\|/g, '\\|')} | ${figure(t.value, t.unit)} | ${need(t)} | ${t.met ? 'met' : 'missed'} |`);
+  const profile = latest.trainer_profile ? ['', profileTable(latest.trainer_profile)] : [];
   return [head, '', '![Each target: measured over target](img/bench.svg)', '',
-    '| measure | measured | target | |', '|---|---|---|---|', ...rows].join('\n');
+    '| measure | measured | target | |', '|---|---|---|---|', ...rows, ...profile].join('\n');
 }
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { DOC, LATEST, SVG, docWithTable, score, svg, table } from '../../.scripts/bench-report.mjs';
+import { DOC, LATEST, SVG, docWithTable, profileTable, score, svg, table, trainerProfile } from '../../.scripts/bench-report.mjs';
 
 const sample = {
   date: '2030-01-02T03:04:05.000Z', machine: { cpu: 'Test CPU', cores: 2, node: '20.0.0' },
@@ -24,6 +24,24 @@ test('the table has the machine, the load average and one row per target', () =>
   assert.match(t, /\| attention vs ort-web \| 3\.00x \| >= 2\.00x \| met \|/);
   assert.match(t, /\| gemm % of peak \| 50\.0% \| >= 70\.0% \| missed \|/);
   assert.match(t, /\| first widget, median \| 1000 ms \| <= 1500 ms \| met \|/);
+});
+
+test('the trainer\'s profile: every op with its share, largest first, and the peak it is measured against', () => {
+  const run = {
+    parameters: 100, batch: 4, config: { max_seq_len: 32 }, threads: 2, steps: 3, tokens_per_s_cpu: 5000,
+    step_gflops_cpu: 200, peak_gflops_cpu: 400, percent_of_peak_cpu: 50,
+    peaks: [{ isa: 'avx512', threads: 1, supported: true, gflops_cpu: 210 }, { isa: 'avx2', threads: 1, supported: true, gflops_cpu: 100 }],
+    ops: [{ op: 'rmsnorm', share: 0.1, gflops_per_thread_cpu: 0 }, { op: 'gemm: MLP (fwd)', share: 0.9, gflops_per_thread_cpu: 140 }],
+  };
+  const p = trainerProfile(run);
+  assert.equal(p.peak_gflops_cpu_one_thread, 210);
+  const t = profileTable(p);
+  assert.match(t, /50\.0% of the FMA peak loop's 400 GFLOP\/s on 2 threads/);
+  assert.match(t, /the peak loop on one thread: 210 GFLOP\/s/);
+  const rows = t.split('\n').filter((l) => /^\| (gemm|rmsnorm)/.test(l));
+  assert.deepEqual(rows, ['| gemm: MLP (fwd) | 90.0% | 140 |', '| rmsnorm | 10.0% |  |']);
+  assert.match(table({ ...sample, trainer_profile: p }), /Where a training step goes/);
+  assert.doesNotMatch(table(sample), /Where a training step goes/);
 });
 
 test('the plot has one bar per target, coloured by met, and the target line', () => {
