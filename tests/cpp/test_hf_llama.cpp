@@ -74,7 +74,7 @@ TEST_CASE("tokenizers that are not byte-level BPE are refused with what is read"
 }
 
 TEST_CASE("a LlamaForCausalLM config maps to lookback's, with the rotate-half layout") {
-  const ModelConfig c = hf_llama_config(R"({"architectures":["LlamaForCausalLM"],"model_type":"llama",
+  const ModelConfig c = hf_config(R"({"architectures":["LlamaForCausalLM"],"model_type":"llama",
     "hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":96,
     "vocab_size":300,"max_position_embeddings":8192,"rms_norm_eps":1e-5,"rope_theta":500000.0,
     "tie_word_embeddings":true,"bos_token_id":259,"eos_token_id":[260,261],"hidden_act":"silu",
@@ -102,7 +102,7 @@ TEST_CASE("Llama variants lookback does not run are refused by name") {
                            R"("num_attention_heads":4,"intermediate_size":96,"vocab_size":300)";
   auto err = [](const std::string& text) {
     try {
-      hf_llama_config(text);
+      hf_config(text);
     } catch (const ModelError& e) {
       return std::string(e.what());
     }
@@ -110,10 +110,49 @@ TEST_CASE("Llama variants lookback does not run are refused by name") {
   };
   CHECK(err(base + "}") == "(no error)");
   CHECK(err(base + R"(,"rope_scaling":{"type":"linear","factor":2}})").find("rope_scaling") != std::string::npos);
-  CHECK(err(base + R"(,"attention_bias":true})").find("attention_bias") != std::string::npos);
+  CHECK(err(base + R"(,"rope_scaling":{"rope_type":"yarn","factor":4}})").find("\"rope_type\": \"llama3\"") != std::string::npos);
   CHECK(err(base + R"(,"hidden_act":"gelu"})").find("silu only") != std::string::npos);
-  CHECK(err(R"({"architectures":["MistralForCausalLM"]})").find("LlamaForCausalLM") != std::string::npos);
+  CHECK(err(R"({"architectures":["MistralForCausalLM"]})") ==
+        "config.json: architectures [\"MistralForCausalLM\"] (model_type \"\"); of the Hugging Face formats lookback "
+        "reads LlamaForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM, GPT2LMHeadModel");
+  const std::string qwen2 = R"({"architectures":["Qwen2ForCausalLM"],"hidden_size":64,"num_hidden_layers":2,)"
+                            R"("num_attention_heads":4,"intermediate_size":96,"vocab_size":300)";
+  CHECK(err(qwen2 + R"(,"use_sliding_window":true})") ==
+        "config.json: \"use_sliding_window\": true is not supported (every layer attends to the whole context)");
+  const std::string gpt2 = R"({"architectures":["GPT2LMHeadModel"],"n_embd":64,"n_layer":2,"n_head":4,"vocab_size":300)";
+  CHECK(err(gpt2 + R"(,"activation_function":"relu"})").find("activation_function \"relu\"") != std::string::npos);
+  CHECK(err(gpt2 + R"(,"scale_attn_by_inverse_layer_idx":true})").find("scale_attn_by_inverse_layer_idx") != std::string::npos);
+  CHECK(err(gpt2 + R"(,"add_cross_attention":true})").find("add_cross_attention") != std::string::npos);
+  CHECK(err(gpt2 + R"(,"tie_word_embeddings":false})").find("tie_word_embeddings") != std::string::npos);
+  CHECK(err(R"({"architectures":["GPT2LMHeadModel"],"n_embd":66,"n_layer":2,"n_head":4,"vocab_size":300})")
+            .find("n_embd (66) must be a multiple of n_head (4)") != std::string::npos);
   CHECK(err(R"({"architectures":["LlamaForCausalLM"]})").find("missing \"hidden_size\"") != std::string::npos);
+}
+
+TEST_CASE("Qwen2, Qwen3, GPT-2 and Llama 3.1 configs map to lookback's variants") {
+  const ModelConfig q2 = hf_config(R"({"architectures":["Qwen2ForCausalLM"],"hidden_size":64,"num_hidden_layers":2,)"
+                                   R"("num_attention_heads":4,"num_key_value_heads":2,"intermediate_size":96,)"
+                                   R"("vocab_size":300,"rope_theta":1000000.0,"tie_word_embeddings":true,)"
+                                   R"("use_sliding_window":false,"sliding_window":32})");
+  CHECK((q2.qkv_bias && !q2.out_bias && !q2.mlp_bias && !q2.qk_norm && q2.tied_embeddings));
+  CHECK(q2.rope_theta == 1e6f);
+  CHECK(q2.rope_layout == RopeLayout::half);
+  const ModelConfig q3 = hf_config(R"({"architectures":["Qwen3ForCausalLM"],"hidden_size":64,"num_hidden_layers":2,)"
+                                   R"("num_attention_heads":4,"num_key_value_heads":2,"head_dim":32,)"
+                                   R"("intermediate_size":96,"vocab_size":300,"attention_bias":false})");
+  CHECK((q3.qk_norm && !q3.qkv_bias && q3.head_dim == 32 && q3.n_heads * q3.head_dim == 128));
+  const ModelConfig g = hf_config(R"({"architectures":["GPT2LMHeadModel"],"n_embd":64,"n_layer":2,"n_head":4,)"
+                                  R"("vocab_size":300,"n_positions":4096,"n_inner":null,"layer_norm_epsilon":1e-5,"bos_token_id":299,"eos_token_id":299})");
+  CHECK((g.norm == Norm::layer && g.positions == Positions::learned && g.mlp == Mlp::gelu_tanh));
+  CHECK((g.qkv_bias && g.out_bias && g.mlp_bias && g.tied_embeddings && !g.qk_norm));
+  CHECK((g.head_dim == 16 && g.hidden_dim == 256 && g.max_seq_len == kHfMaxContext));
+  const ModelConfig l3 = hf_config(R"({"architectures":["LlamaForCausalLM"],"hidden_size":64,"num_hidden_layers":2,)"
+                                   R"("num_attention_heads":4,"intermediate_size":96,"vocab_size":300,"attention_bias":true,)"
+                                   R"("rope_scaling":{"rope_type":"llama3","factor":32.0,"low_freq_factor":1.0,)"
+                                   R"("high_freq_factor":4.0,"original_max_position_embeddings":8192}})");
+  CHECK(l3.rope_scaling.type == RopeScaling::Type::llama3);
+  CHECK((l3.rope_scaling.factor == 32.0f && l3.rope_scaling.original_context == 8192));
+  CHECK((l3.qkv_bias && l3.out_bias));  // Llama's attention_bias covers q, k, v and o
 }
 
 TEST_CASE("tensor names follow transformers' Llama") {
@@ -123,5 +162,7 @@ TEST_CASE("tensor names follow transformers' Llama") {
   CHECK(hf_llama_tensor_name("layers.0.feed_forward.w3.weight") == "model.layers.0.mlp.up_proj.weight");
   CHECK(hf_llama_tensor_name("layers.3.ffn_norm.weight") == "model.layers.3.post_attention_layernorm.weight");
   CHECK(hf_llama_tensor_name("output.weight") == "lm_head.weight");
-  CHECK_THROWS_AS(hf_llama_tensor_name("layers.0.attention.q_norm.weight"), ModelError);
+  CHECK(hf_llama_tensor_name("layers.0.attention.q_norm.weight") == "model.layers.0.self_attn.q_norm.weight");
+  CHECK(hf_llama_tensor_name("layers.2.attention.wv.bias") == "model.layers.2.self_attn.v_proj.bias");
+  CHECK_THROWS_AS(hf_llama_tensor_name("pos_embeddings.weight"), ModelError);
 }

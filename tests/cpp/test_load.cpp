@@ -41,8 +41,8 @@ TEST_CASE("detect_model_format tells every format from the files alone") {
   const auto st = write_safetensors(random_weights(c, 3).named(), false);
   const std::string tok = BpeTokenizer().to_json();
   CHECK(std::string(detect_model_format(files_of(st, config_to_json(c), tok)).name) == "lookback");
-  CHECK(std::string(detect_model_format(files_of(st, R"({"architectures": ["LlamaForCausalLM"]})", tok)).name) == "hf-llama");
-  CHECK(std::string(detect_model_format(files_of(st, R"({"model_type": "llama"})", tok)).name) == "hf-llama");
+  CHECK(std::string(detect_model_format(files_of(st, R"({"architectures": ["LlamaForCausalLM"]})", tok)).name) == "hf");
+  CHECK(std::string(detect_model_format(files_of(st, R"({"model_type": "llama"})", tok)).name) == "hf");
   CHECK(std::string(detect_model_format(files_of(st, R"({"arch": "window", "window": 4})", tok)).name) == "window");
   const auto bin = write_llama2c(random_weights(test_configs()[3].config, 3));  // llama2c-like
   CHECK(std::string(detect_model_format(files_of(bin, "", "")).name) == "llama2c");

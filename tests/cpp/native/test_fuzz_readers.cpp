@@ -308,7 +308,7 @@ TEST_CASE("fuzz: Hugging Face Llama folders (config.json, tokenizer.json, weight
       R"("bos_token_id":259,"eos_token_id":[260],"hidden_act":"silu","rope_scaling":null})";
   const BundleFiles files{write_safetensors(named, true), bytes(config), bytes(testing::tokenizer_json())};
   // the unmutated folder loads and runs (else every case below would only test refusals)
-  REQUIRE_NOTHROW(run_model(load_hf_llama(files.weights.data(), files.weights.size(), config, text(files.tokenizer), WeightFormat::f32).transformer));
+  REQUIRE_NOTHROW(run_model(load_hf_model(files.weights.data(), files.weights.size(), config, text(files.tokenizer), WeightFormat::f32).transformer));
   Rng rng(kSeed + 73);
   int loaded[3] = {0, 0, 0}, cut = 0;
   double slowest_ms = 0;
@@ -318,7 +318,7 @@ TEST_CASE("fuzz: Hugging Face Llama folders (config.json, tokenizer.json, weight
       if (f->size() > kMaxInputBytes) f->resize(kMaxInputBytes), ++cut;
     const auto start = std::chrono::steady_clock::now();
     if (survives("Hugging Face folder", std::size_t(i), [&] {
-          const LoadedModel m = load_hf_llama(b.weights.data(), b.weights.size(), text(b.config), text(b.tokenizer), WeightFormat::f32);
+          const LoadedModel m = load_hf_model(b.weights.data(), b.weights.size(), text(b.config), text(b.tokenizer), WeightFormat::f32);
           const auto ids = m.tokenizer->encode("the cat\xFF w\xC3\xB6rld", true);
           (void)m.tokenizer->decode(ids);
           run_model(m.transformer);

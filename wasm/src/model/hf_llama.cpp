@@ -3,6 +3,7 @@
 #include "model/hf_llama.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -38,14 +39,14 @@ json parse(const std::string& text, const char* what) {
 long long wide_field(const json& j, const char* key, long long fallback, long long most) {
   if (!j.contains(key) || j[key].is_null()) {
     if (fallback >= 0) return fallback;
-    model_error("config.json (Hugging Face Llama): missing \"", key, "\"");
+    model_error("config.json: missing \"", key, "\"");
   }
   const json& v = j[key].is_array() && !j[key].empty() ? j[key][0] : j[key];  // eos_token_id may be a list
   if (!v.is_number_integer())
-    model_error("config.json (Hugging Face Llama): \"", key, "\" must be an integer (got ", v.dump().substr(0, 40), ")");
+    model_error("config.json: \"", key, "\" must be an integer (got ", v.dump().substr(0, 40), ")");
   const bool negative = v.is_number_integer() && !v.is_number_unsigned() && v.get<long long>() < 0;
   if (negative || v.get<unsigned long long>() > static_cast<unsigned long long>(most))
-    model_error("config.json (Hugging Face Llama): \"", key, "\" is ", v.dump(), "; it must be an integer in [0, ", most, "]");
+    model_error("config.json: \"", key, "\" is ", v.dump(), "; it must be an integer in [0, ", most, "]");
   return v.get<long long>();
 }
 
@@ -83,7 +84,7 @@ int int_field(const json& j, const char* key, int fallback = -1) {
 
 float float_field(const json& j, const char* key, float fallback) {
   if (!j.contains(key) || j[key].is_null()) return fallback;
-  if (!j[key].is_number()) model_error("config.json (Hugging Face Llama): \"", key, "\" must be a number");
+  if (!j[key].is_number()) model_error("config.json: \"", key, "\" must be a number");
   return j[key].get<float>();
 }
 
@@ -107,7 +108,31 @@ void read_floats(const std::uint8_t* data, const std::string& dtype, std::size_t
   }
 }
 
-Weights read_weights(const ModelConfig& c, const std::uint8_t* bytes, std::size_t size) {
+// Where one lookback tensor comes from in the checkpoint: the stored tensor `name`, whose rows in lookback's
+// [out, in] orientation number `rows` (0: as many as lookback's tensor has), read from row `first`; `transposed`:
+// stored [in, out] (GPT-2's Conv1D). One stored tensor may feed several of lookback's (GPT-2's fused c_attn).
+struct Source {
+  std::string name;
+  int first = 0, rows = 0;
+  bool transposed = false;
+};
+
+// One transformers architecture lookback runs: its name in "architectures", its model_type, its config.json
+// mapping, where each lookback tensor comes from, which stored tensors it leaves unread, and a prefix its tensor
+// names may carry (GPT-2's "transformer.").
+struct HfArchitecture {
+  const char* name;
+  const char* model_type;
+  ModelConfig (*config)(const json& j);
+  Source (*source)(const json& j, const ModelConfig& c, const std::string& ours);
+  bool (*unread)(const std::string& theirs, const ModelConfig& c);
+  const char* optional_prefix;
+};
+
+const HfArchitecture& architecture_of(const json& j);
+
+Weights read_weights(const HfArchitecture& arch, const json& config, const ModelConfig& c, const std::uint8_t* bytes,
+                     std::size_t size) {
   if (size < 8) model_error("model.safetensors: ", size, " bytes is too short for a safetensors file");
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
@@ -117,47 +142,246 @@ Weights read_weights(const ModelConfig& c, const std::uint8_t* bytes, std::size_
   if (!header.is_object()) model_error("model.safetensors: the header must be a JSON object");
   const std::uint8_t* data = bytes + 8 + n;
   const std::size_t data_size = size - 8 - n;
-  Weights w(c);
-  std::map<std::string, std::string> wanted;  // their name -> ours
-  for (const TensorSpec& s : w.specs()) wanted[hf_llama_tensor_name(s.name)] = s.name;
-  std::set<std::string> seen;
-  std::vector<std::tuple<std::uint64_t, std::uint64_t, std::string>> ranges;  // [begin, end) and name of each tensor read
+  // the stored tensors by name, the architecture's optional prefix taken off
+  std::map<std::string, const json*> stored;
+  const std::string prefix = arch.optional_prefix;
   for (const auto& item : header.items()) {
-    const std::string& name = item.key();
-    const json& e = item.value();
-    if (name == "__metadata__") continue;
-    if (!wanted.count(name)) {
-      if (name.find("rotary_emb.inv_freq") != std::string::npos || (c.tied_embeddings && name == "lm_head.weight")) continue;
-      model_error("model.safetensors: tensor \"", name, "\" is not part of a Llama model lookback runs (biases, "
-                  "other architectures and quantised weights are not read)");
-    }
+    if (item.key() == "__metadata__") continue;
+    const bool prefixed = !prefix.empty() && item.key().rfind(prefix, 0) == 0;
+    stored[prefixed ? item.key().substr(prefix.size()) : item.key()] = &item.value();
+  }
+  Weights w(c);
+  std::map<std::string, std::tuple<std::uint64_t, std::uint64_t>> used;  // stored name -> its byte range
+  std::vector<float> whole;
+  for (const TensorSpec& spec : w.specs()) {
+    const Source src = arch.source(config, c, spec.name);
+    const auto found = stored.find(src.name);
+    if (found == stored.end())
+      model_error("model.safetensors: tensor \"", src.name, "\" is missing (a sharded checkpoint's index is not read)");
+    const std::string& name = src.name;
+    const json& e = *found->second;
     if (!e.is_object()) model_error("model.safetensors: tensor \"", name, "\" must be an object (got ", e.dump().substr(0, 40), ")");
     const std::string dtype = typed<std::string>(e, name, "dtype", "a string");
     const std::size_t width = dtype == "F32" ? 4 : (dtype == "F16" || dtype == "BF16") ? 2 : 0;
     if (!width) model_error("model.safetensors: tensor \"", name, "\" has dtype \"", dtype, "\" (read: F32, F16, BF16)");
     const auto shape = typed<std::vector<std::int64_t>>(e, name, "shape", "an array of integers");
     const auto range = typed<std::vector<std::uint64_t>>(e, name, "data_offsets", "[begin, end], two non-negative integers");
-    const std::string& ours = wanted[name];
-    const TensorSpec* spec = w.find(ours);
-    if (!std::equal(shape.begin(), shape.end(), spec->shape.begin(), spec->shape.end()))
+    // the shape lookback's tensor implies for the stored one
+    const int N = spec.shape[0], rows = src.rows ? src.rows : N;
+    std::vector<std::int64_t> want = {rows};
+    if (spec.shape.size() == 2) want = src.transposed ? std::vector<std::int64_t>{spec.shape[1], rows} : std::vector<std::int64_t>{rows, spec.shape[1]};
+    if (shape != want)
       model_error("model.safetensors: tensor \"", name, "\" has shape ", json(shape).dump(), " but config.json implies ",
-                  json(spec->shape).dump());
-    if (range.size() != 2 || range[0] > range[1] || range[1] > data_size || range[1] - range[0] != spec->size() * width)
+                  json(want).dump());
+    std::size_t count = 1;
+    for (std::int64_t d : want) count *= std::size_t(d);
+    if (range.size() != 2 || range[0] > range[1] || range[1] > data_size || range[1] - range[0] != count * width)
       model_error("model.safetensors: tensor \"", name, "\" has data_offsets outside the file or of the wrong size");
-    read_floats(data + range[0], dtype, spec->size(), w.tensor(ours));
-    seen.insert(name);
-    ranges.emplace_back(range[0], range[1], name);
+    used[name] = {range[0], range[1]};
+    float* out = w.tensor(spec.name);
+    const std::size_t K = spec.shape.size() == 2 ? std::size_t(spec.shape[1]) : 1;
+    if (!src.transposed) {  // rows first .. first + N of [rows, K]
+      read_floats(data + range[0] + std::size_t(src.first) * K * width, dtype, std::size_t(N) * K, out);
+      continue;
+    }
+    whole.resize(count);  // [K, rows] -> rows first .. first + N of its transpose
+    read_floats(data + range[0], dtype, count, whole.data());
+    for (int r = 0; r < N; ++r)
+      for (std::size_t k = 0; k < K; ++k) out[std::size_t(r) * K + k] = whole[k * std::size_t(rows) + std::size_t(src.first + r)];
   }
+  for (const auto& [name, e] : stored)
+    if (!used.count(name) && !arch.unread(name, c))
+      model_error("model.safetensors: tensor \"", name, "\" is not part of a ", arch.name, " model lookback runs "
+                  "(quantised weights and other architectures are not read)");
   // no two tensors share a byte (a file whose tensors overlap is damaged or made to mislead)
+  std::vector<std::tuple<std::uint64_t, std::uint64_t, std::string>> ranges;
+  for (const auto& [name, r] : used) ranges.emplace_back(std::get<0>(r), std::get<1>(r), name);
   std::sort(ranges.begin(), ranges.end());
   for (std::size_t i = 1; i < ranges.size(); ++i)
     if (std::get<0>(ranges[i]) < std::get<1>(ranges[i - 1]))
       model_error("model.safetensors: tensors \"", std::get<2>(ranges[i - 1]), "\" and \"", std::get<2>(ranges[i]),
                   "\" overlap (bytes ", std::get<0>(ranges[i]), "..", std::get<1>(ranges[i - 1]), ")");
-  for (const auto& [name, ours] : wanted)
-    if (!seen.count(name)) model_error("model.safetensors: tensor \"", name, "\" is missing (sharded checkpoints are not read)");
   w.check_finite();
   return w;
+}
+
+// rope_scaling: none, or Llama 3.1's "llama3" (older files name the type "type", newer "rope_type"); any other
+// type is refused by name.
+RopeScaling rope_scaling_of(const json& j) {
+  RopeScaling s;
+  if (!j.contains("rope_scaling") || j["rope_scaling"].is_null()) return s;
+  const json& r = j["rope_scaling"];
+  const json type = r.is_object() ? r.value("rope_type", r.value("type", json())) : json();
+  if (type != "llama3")
+    model_error("config.json: rope_scaling ", r.dump().substr(0, 80), " is not supported (lookback reads none or "
+                "\"rope_type\": \"llama3\")");
+  s.type = RopeScaling::Type::llama3;
+  s.factor = float_field(r, "factor", -1);
+  s.low_freq_factor = float_field(r, "low_freq_factor", -1);
+  s.high_freq_factor = float_field(r, "high_freq_factor", -1);
+  s.original_context = int_field(r, "original_max_position_embeddings");
+  return s;
+}
+
+void refuse_true(const json& j, const char* key, const char* why) {
+  if (j.contains(key) && j[key].is_boolean() && j[key].get<bool>())
+    model_error("config.json: \"", key, "\": true is not supported (", why, ")");
+}
+
+// The settings Llama, Qwen2 and Qwen3 share: RMSNorm, rotate-half rotary positions, SwiGLU (silu).
+ModelConfig llama_family(const json& j, const char* arch) {
+  const std::string act = j.value("hidden_act", "silu");
+  if (act != "silu") model_error("config.json: hidden_act \"", act, "\" is not supported (silu only)");
+  ModelConfig c;
+  c.arch = std::string(arch) + " (Hugging Face)";
+  c.dim = int_field(j, "hidden_size");
+  c.n_layers = int_field(j, "num_hidden_layers");
+  c.n_heads = int_field(j, "num_attention_heads");
+  c.n_kv_heads = int_field(j, "num_key_value_heads", c.n_heads);
+  c.head_dim = int_field(j, "head_dim", c.n_heads > 0 ? c.dim / c.n_heads : 1);
+  c.hidden_dim = int_field(j, "intermediate_size");
+  c.vocab_size = int_field(j, "vocab_size");
+  c.max_seq_len = int(std::min<long long>(wide_field(j, "max_position_embeddings", kHfMaxContext, std::numeric_limits<long long>::max()), kHfMaxContext));
+  c.norm_eps = float_field(j, "rms_norm_eps", 1e-6f);
+  c.rope_theta = float_field(j, "rope_theta", 10000.0f);
+  c.rope_scaling = rope_scaling_of(j);
+  c.rope_layout = RopeLayout::half;
+  c.qk_norm = false;
+  c.mlp = Mlp::swiglu;
+  c.tied_embeddings = j.value("tie_word_embeddings", false);
+  c.bos_id = int_field(j, "bos_token_id", 1);
+  c.eos_id = int_field(j, "eos_token_id", 2);
+  return c;
+}
+
+ModelConfig llama_config(const json& j) {
+  ModelConfig c = llama_family(j, "llama");
+  c.qkv_bias = c.out_bias = j.value("attention_bias", false);  // Llama's attention_bias: q, k, v and o
+  c.mlp_bias = j.value("mlp_bias", false);
+  return c;
+}
+
+ModelConfig qwen2_config(const json& j) {
+  refuse_true(j, "use_sliding_window", "every layer attends to the whole context");
+  ModelConfig c = llama_family(j, "qwen2");
+  c.qkv_bias = true;  // Qwen2's q, k and v projections always carry biases, o none
+  return c;
+}
+
+ModelConfig qwen3_config(const json& j) {
+  refuse_true(j, "use_sliding_window", "every layer attends to the whole context");
+  ModelConfig c = llama_family(j, "qwen3");
+  c.qk_norm = true;  // RMSNorm of each head's q and k (weights [head_dim]) before the rotary positions
+  c.qkv_bias = c.out_bias = j.value("attention_bias", false);
+  return c;
+}
+
+ModelConfig gpt2_config(const json& j) {
+  const std::string act = j.value("activation_function", "gelu_new");
+  if (act != "gelu_new" && act != "gelu_pytorch_tanh")
+    model_error("config.json: activation_function \"", act, "\" is not supported (gelu_new, gelu_pytorch_tanh)");
+  refuse_true(j, "add_cross_attention", "a decoder without an encoder");
+  refuse_true(j, "scale_attn_by_inverse_layer_idx", "scores scaled by 1/sqrt(head width) only");
+  if (j.contains("scale_attn_weights") && j["scale_attn_weights"] == false)
+    model_error("config.json: \"scale_attn_weights\": false is not supported (scores scaled by 1/sqrt(head width))");
+  ModelConfig c;
+  c.arch = "gpt2 (Hugging Face)";
+  c.dim = int_field(j, "n_embd");
+  c.n_layers = int_field(j, "n_layer");
+  c.n_heads = c.n_kv_heads = int_field(j, "n_head");
+  c.head_dim = c.n_heads > 0 ? c.dim / c.n_heads : 1;
+  if (c.n_heads > 0 && c.dim % c.n_heads) model_error("config.json: n_embd (", c.dim, ") must be a multiple of n_head (", c.n_heads, ")");
+  c.hidden_dim = j.contains("n_inner") && !j["n_inner"].is_null() ? int_field(j, "n_inner") : 4 * c.dim;
+  c.vocab_size = int_field(j, "vocab_size");
+  c.max_seq_len = int(std::min<long long>(wide_field(j, "n_positions", 1024, kHfMaxContext * 1024LL), kHfMaxContext));
+  c.norm_eps = float_field(j, "layer_norm_epsilon", 1e-5f);
+  c.norm = Norm::layer;
+  c.positions = Positions::learned;
+  c.qk_norm = false;
+  c.mlp = Mlp::gelu_tanh;
+  c.qkv_bias = c.out_bias = c.mlp_bias = true;
+  c.tied_embeddings = j.value("tie_word_embeddings", true);
+  if (!c.tied_embeddings) model_error("config.json: \"tie_word_embeddings\": false is not supported for GPT-2 (its head is wte)");
+  c.bos_id = int_field(j, "bos_token_id", 50256);
+  c.eos_id = int_field(j, "eos_token_id", 50256);
+  return c;
+}
+
+// layers.{l}.<rest> -> {l, rest}; l = -1 for the tensors outside the layers
+std::pair<int, std::string> split_layer(const std::string& name) {
+  if (name.rfind("layers.", 0) != 0) return {-1, name};
+  const std::size_t dot = name.find('.', 7);
+  return {std::stoi(name.substr(7, dot - 7)), name.substr(dot + 1)};
+}
+
+Source llama_source(const json&, const ModelConfig&, const std::string& ours) { return {hf_llama_tensor_name(ours)}; }
+
+bool llama_unread(const std::string& theirs, const ModelConfig& c) {
+  return theirs.find("rotary_emb.inv_freq") != std::string::npos || (c.tied_embeddings && theirs == "lm_head.weight");
+}
+
+// GPT-2: Conv1D weights stored [in, out]; q, k and v are the thirds of c_attn's outputs (and of its bias).
+Source gpt2_source(const json& j, const ModelConfig& c, const std::string& ours) {
+  const auto [l, rest] = split_layer(ours);
+  const int C = c.dim;
+  if (l < 0) {
+    if (ours == "tok_embeddings.weight") return {"wte.weight"};
+    if (ours == "pos_embeddings.weight") return {"wpe.weight", 0, int(wide_field(j, "n_positions", 1024, kHfMaxContext * 1024LL))};
+    if (ours == "norm.weight") return {"ln_f.weight"};
+    if (ours == "norm.bias") return {"ln_f.bias"};
+  }
+  const std::string h = "h." + std::to_string(l) + ".";
+  static const std::pair<const char*, const char*> kPlain[] = {
+      {"attention_norm.weight", "ln_1.weight"}, {"attention_norm.bias", "ln_1.bias"},
+      {"ffn_norm.weight", "ln_2.weight"},       {"ffn_norm.bias", "ln_2.bias"},
+      {"attention.wo.bias", "attn.c_proj.bias"}, {"feed_forward.w1.bias", "mlp.c_fc.bias"},
+      {"feed_forward.w2.bias", "mlp.c_proj.bias"}};
+  for (const auto& [a, b] : kPlain)
+    if (rest == a) return {h + b};
+  if (rest == "attention.wo.weight") return {h + "attn.c_proj.weight", 0, 0, true};
+  if (rest == "feed_forward.w1.weight") return {h + "mlp.c_fc.weight", 0, 0, true};
+  if (rest == "feed_forward.w2.weight") return {h + "mlp.c_proj.weight", 0, 0, true};
+  const char* parts[] = {"attention.wq.", "attention.wk.", "attention.wv."};
+  for (int i = 0; i < 3; ++i)
+    if (rest.rfind(parts[i], 0) == 0) {
+      const bool weight = rest.substr(13) == "weight";
+      return {h + "attn.c_attn." + rest.substr(13), i * C, 3 * C, weight};
+    }
+  model_error("no GPT-2 name for tensor \"", ours, "\"");
+}
+
+// GPT-2 checkpoints may keep the causal mask buffers (attn.bias, attn.masked_bias) and the tied head.
+bool gpt2_unread(const std::string& theirs, const ModelConfig&) {
+  const auto ends = [&](const char* s) {
+    const std::size_t n = std::strlen(s);
+    return theirs.size() >= n && theirs.compare(theirs.size() - n, n, s) == 0;
+  };
+  return theirs == "lm_head.weight" || ends(".attn.bias") || ends(".attn.masked_bias");
+}
+
+const HfArchitecture kArchitectures[] = {
+    {"LlamaForCausalLM", "llama", llama_config, llama_source, llama_unread, ""},
+    {"Qwen2ForCausalLM", "qwen2", qwen2_config, llama_source, llama_unread, ""},
+    {"Qwen3ForCausalLM", "qwen3", qwen3_config, llama_source, llama_unread, ""},
+    {"GPT2LMHeadModel", "gpt2", gpt2_config, gpt2_source, gpt2_unread, "transformer."},
+};
+
+const HfArchitecture& architecture_of(const json& j) {
+  const json arch = j.value("architectures", json::array());
+  std::string names;
+  for (const HfArchitecture& a : kArchitectures) {
+    const bool named = arch.is_array() && std::find(arch.begin(), arch.end(), a.name) != arch.end();
+    if (named || (!j.contains("architectures") && j.value("model_type", "") == a.model_type)) return a;
+    names += std::string(names.empty() ? "" : ", ") + a.name;
+  }
+  model_error("config.json: architectures ", arch.dump().substr(0, 80), " (model_type \"", j.value("model_type", ""),
+              "\"); of the Hugging Face formats lookback reads ", names);
+}
+
+ModelConfig config_of(const json& j, const HfArchitecture& a) {
+  ModelConfig c = a.config(j);
+  validate_config(c);
+  return c;
 }
 
 }  // namespace
@@ -173,40 +397,17 @@ bool is_hf_config(const std::string& config_json) {
   return j.is_object() && (j.contains("architectures") || j.contains("model_type"));
 }
 
-ModelConfig hf_llama_config(const std::string& config_json) {
+ModelConfig hf_config(const std::string& config_json) {
   const json j = parse(config_json, "config.json");
-  const json arch = j.value("architectures", json::array());
-  const bool llama = (arch.is_array() && std::find(arch.begin(), arch.end(), "LlamaForCausalLM") != arch.end()) ||
-                     (!j.contains("architectures") && j.value("model_type", "") == "llama");
-  if (!llama)
-    model_error("config.json: architectures ", arch.dump(), " (model_type \"", j.value("model_type", ""),
-                "\"); of the Hugging Face formats lookback reads LlamaForCausalLM");
-  if (j.contains("rope_scaling") && !j["rope_scaling"].is_null())
-    model_error("config.json: rope_scaling ", j["rope_scaling"].dump(), " is not supported (plain rotary positions only)");
-  for (const char* bias : {"attention_bias", "mlp_bias"})
-    if (j.value(bias, false)) model_error("config.json: \"", bias, "\": true is not supported (Llama without biases only)");
-  if (j.value("hidden_act", "silu") != "silu")
-    model_error("config.json: hidden_act \"", j.value("hidden_act", ""), "\" is not supported (silu only)");
-  ModelConfig c;
-  c.arch = "llama (Hugging Face)";
-  c.dim = int_field(j, "hidden_size");
-  c.n_layers = int_field(j, "num_hidden_layers");
-  c.n_heads = int_field(j, "num_attention_heads");
-  c.n_kv_heads = int_field(j, "num_key_value_heads", c.n_heads);
-  c.head_dim = int_field(j, "head_dim", c.n_heads > 0 ? c.dim / c.n_heads : 1);
-  c.hidden_dim = int_field(j, "intermediate_size");
-  c.vocab_size = int_field(j, "vocab_size");
-  c.max_seq_len = int(std::min<long long>(wide_field(j, "max_position_embeddings", kHfMaxContext, std::numeric_limits<long long>::max()), kHfMaxContext));
-  c.norm_eps = float_field(j, "rms_norm_eps", 1e-6f);
-  c.rope_theta = float_field(j, "rope_theta", 10000.0f);
-  c.rope_layout = RopeLayout::half;
-  c.qk_norm = false;
-  c.mlp = Mlp::swiglu;
-  c.tied_embeddings = j.value("tie_word_embeddings", false);
-  c.bos_id = int_field(j, "bos_token_id", 1);
-  c.eos_id = int_field(j, "eos_token_id", 2);
-  validate_config(c);
-  return c;
+  if (!j.is_object()) model_error("config.json must be a JSON object");
+  return config_of(j, architecture_of(j));
+}
+
+std::string hf_architecture_names() {
+  std::string names;
+  for (std::size_t i = 0; i < std::size(kArchitectures); ++i)
+    names += std::string(i == 0 ? "" : i + 1 == std::size(kArchitectures) ? " or " : ", ") + kArchitectures[i].name;
+  return names;
 }
 
 std::string hf_llama_tensor_name(const std::string& name) {
@@ -215,11 +416,20 @@ std::string hf_llama_tensor_name(const std::string& name) {
       {"attention.wq.weight", "self_attn.q_proj.weight"},
       {"attention.wk.weight", "self_attn.k_proj.weight"},
       {"attention.wv.weight", "self_attn.v_proj.weight"},
+      {"attention.wq.bias", "self_attn.q_proj.bias"},
+      {"attention.wk.bias", "self_attn.k_proj.bias"},
+      {"attention.wv.bias", "self_attn.v_proj.bias"},
+      {"attention.q_norm.weight", "self_attn.q_norm.weight"},
+      {"attention.k_norm.weight", "self_attn.k_norm.weight"},
       {"attention.wo.weight", "self_attn.o_proj.weight"},
+      {"attention.wo.bias", "self_attn.o_proj.bias"},
       {"ffn_norm.weight", "post_attention_layernorm.weight"},
       {"feed_forward.w1.weight", "mlp.gate_proj.weight"},
       {"feed_forward.w3.weight", "mlp.up_proj.weight"},
       {"feed_forward.w2.weight", "mlp.down_proj.weight"},
+      {"feed_forward.w1.bias", "mlp.gate_proj.bias"},
+      {"feed_forward.w3.bias", "mlp.up_proj.bias"},
+      {"feed_forward.w2.bias", "mlp.down_proj.bias"},
   };
   if (name == "tok_embeddings.weight") return "model.embed_tokens.weight";
   if (name == "norm.weight") return "model.norm.weight";
@@ -233,12 +443,15 @@ std::string hf_llama_tensor_name(const std::string& name) {
   model_error("no Hugging Face Llama name for tensor \"", name, "\"");
 }
 
-LoadedModel load_hf_llama(const std::uint8_t* safetensors, std::size_t size, const std::string& config_json,
+LoadedModel load_hf_model(const std::uint8_t* safetensors, std::size_t size, const std::string& config_json,
                           const std::string& tokenizer_json, WeightFormat format) {
-  const ModelConfig c = hf_llama_config(config_json);
+  const json j = parse(config_json, "config.json");
+  if (!j.is_object()) model_error("config.json must be a JSON object");
+  const HfArchitecture& arch = architecture_of(j);
+  const ModelConfig c = config_of(j, arch);
   std::shared_ptr<const Tokenizer> tok =
       std::make_shared<HfByteBpeTokenizer>(tokenizer_json, c.vocab_size, c.bos_id, c.eos_id);
-  auto model = std::make_shared<const Transformer>(read_weights(c, safetensors, size), format);
+  auto model = std::make_shared<const Transformer>(read_weights(arch, j, c, safetensors, size), format);
   return {std::move(model), std::move(tok)};
 }
 

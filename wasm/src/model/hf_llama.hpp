@@ -1,10 +1,11 @@
-// Reading a Hugging Face transformers Llama folder (LlamaForCausalLM): config.json in its names, the
-// weights in one model.safetensors with its tensor names (F32, F16 or BF16), and a byte-level BPE
-// tokenizer.json (hf_tokenizer.hpp). Its q_proj/k_proj rows are already in the order the rotate-half rotary
-// convention needs (the transformers conversion permutes each head's interleaved pairs (2i, 2i+1) of Meta's
-// layout to (i, i + D/2)), so the model runs with RopeLayout::half on the weights as stored.
-// Not supported (a ModelError says which): rope_scaling, attention or MLP biases, activations other than
-// silu, sharded weights, other architectures. Not here: lookback's own bundle (bundle.hpp).
+// Reading a Hugging Face transformers folder of one of the architectures lookback runs: LlamaForCausalLM,
+// Qwen2ForCausalLM (q/k/v biases), Qwen3ForCausalLM (q/k RMSNorm, head_dim from config.json) and GPT2LMHeadModel
+// (LayerNorm with biases, learned positions, tanh-GELU, Conv1D weights stored [in, out], a fused c_attn split into
+// q, k and v, tied head): config.json in its names, the weights in one model.safetensors with its tensor names
+// (F32, F16 or BF16), and a byte-level BPE tokenizer.json (hf_tokenizer.hpp). Llama's and Qwen's q_proj/k_proj
+// rows are already in the order the rotate-half rotary convention needs, so those run with RopeLayout::half.
+// Not supported (a ModelError says which): rope_scaling other than llama3, sliding windows, activations other than
+// silu (gelu_new for GPT-2), sharded weights, other architectures. Not here: lookback's own bundle (bundle.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -20,14 +21,16 @@ constexpr int kHfMaxContext = 2048;
 // True when config.json text names a transformers architecture ("architectures" or "model_type").
 bool is_hf_config(const std::string& config_json);
 
-// The ModelConfig of a LlamaForCausalLM config.json; ModelError for anything lookback cannot run.
-ModelConfig hf_llama_config(const std::string& config_json);
+// The ModelConfig of a config.json of one of the architectures above; ModelError for anything lookback cannot run.
+ModelConfig hf_config(const std::string& config_json);
+// The architectures' names ("LlamaForCausalLM, ... or GPT2LMHeadModel"), for messages.
+std::string hf_architecture_names();
 
 // Safetensors tensor name in a transformers Llama checkpoint of a lookback tensor name (model_config.hpp).
 std::string hf_llama_tensor_name(const std::string& lookback_name);
 
 // format: how the matrices are stored for the products (see matrices.hpp).
-LoadedModel load_hf_llama(const std::uint8_t* safetensors, std::size_t size, const std::string& config_json,
+LoadedModel load_hf_model(const std::uint8_t* safetensors, std::size_t size, const std::string& config_json,
                           const std::string& tokenizer_json, WeightFormat format = WeightFormat::f32);
 
 }  // namespace lookback

@@ -61,7 +61,7 @@ AnyModel load_lookback(const ModelFiles& f, WeightFormat w) {
 }
 
 AnyModel load_hf(const ModelFiles& f, WeightFormat w) {
-  return load_hf_llama(f.weights, f.weights_size, f.config, text_of(f.tokenizer, f.tokenizer_size), w);
+  return load_hf_model(f.weights, f.weights_size, f.config, text_of(f.tokenizer, f.tokenizer_size), w);
 }
 
 AnyModel load_window(const ModelFiles& f, WeightFormat) {  // stored in float32 whatever is asked
@@ -77,8 +77,9 @@ AnyModel load_checkpoint(const ModelFiles& f, WeightFormat w) {
 const std::vector<ModelFormat> kFormats = {
     {"window", "window-model bundles (model.safetensors, a config.json with \"arch\": \"window\", tokenizer.json)",
      ".safetensors", true, "tokenizer.json", is_window, load_window},
-    {"hf-llama", "Hugging Face Llama folders (LlamaForCausalLM config.json, model.safetensors, byte-level BPE "
-     "tokenizer.json)", ".safetensors", true, "tokenizer.json", is_hf, load_hf},
+    {"hf", "Hugging Face folders (a config.json naming LlamaForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM or "
+     "GPT2LMHeadModel, model.safetensors, byte-level BPE tokenizer.json)", ".safetensors", true, "tokenizer.json", is_hf,
+     load_hf},
     {"lookback", "its own bundles (model.safetensors, a config.json with \"n_layers\", \"n_heads\", \"dim\", "
      "\"rope_layout\" ..., and a tokenizer.json with \"type\": \"byte-bpe\", as written by `npm run train`)",
      ".safetensors", true, "tokenizer.json", is_bundle, load_lookback},
