@@ -1,4 +1,4 @@
-// A Hugging Face byte-level BPE tokenizer.json for the tests of the Hugging Face readers (test_hf_llama.cpp, the
+// A Hugging Face byte-level BPE tokenizer.json for the tests of the Hugging Face readers (test_hf_model.cpp, the
 // native fuzz campaign): GPT-2's byte characters and three merges. Not a test itself.
 #pragma once
 #include <string>

@@ -75,7 +75,7 @@ test('the core tells every format from the files: the same loadModel for a bundl
   await assert.rejects(lb.loadModel(bytes), (e) => e.code === 'LOOKBACK_BAD_ARGUMENT' && /pass \{ tokenizer \}/.test(e.message));
 });
 
-test('a Hugging Face tokenizer beside a lookback config, or a Hugging Face model other than Llama, is refused', async () => {
+test('a Hugging Face tokenizer beside a lookback config, or a Hugging Face architecture lookback does not run, is refused', async () => {
   const hf = join(dir, 'hf');
   await rm(hf, { recursive: true, force: true });
   await mkdir(hf);
@@ -84,9 +84,9 @@ test('a Hugging Face tokenizer beside a lookback config, or a Hugging Face model
   await writeFile(join(hf, 'tokenizer.json'), JSON.stringify({ version: '1.0', model: { type: 'BPE', vocab: {}, merges: [] } }));
   await assert.rejects(lb.loadModel(hf), (e) => e.code === 'LOOKBACK_UNSUPPORTED_FORMAT'
     && /tokenizers file \(model BPE\) but config\.json is lookback's own/.test(e.message) && /llama2\.c/.test(e.message));
-  await writeFile(join(hf, 'config.json'), JSON.stringify({ architectures: ['GPT2LMHeadModel'], model_type: 'gpt2' }));
+  await writeFile(join(hf, 'config.json'), JSON.stringify({ architectures: ['BertForMaskedLM'], model_type: 'bert' }));
   await assert.rejects(lb.loadModel(hf), (e) => e.code === 'LOOKBACK_BAD_MODEL'
-    && /\["GPT2LMHeadModel"\].*lookback reads LlamaForCausalLM/.test(e.message));
+    && /\["BertForMaskedLM"\].*lookback reads LlamaForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM, GPT2LMHeadModel/.test(e.message));
 });
 
 test('baseUrl relocates the loader, the .wasm and the bundled models together', async () => {

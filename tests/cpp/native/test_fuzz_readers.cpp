@@ -17,7 +17,7 @@
 #include "model/bundle.hpp"
 #include "model/config_json.hpp"
 #include "model/errors.hpp"
-#include "model/hf_llama.hpp"
+#include "model/hf_model.hpp"
 #include "model/llama2c.hpp"
 #include "model/safetensors.hpp"
 #include "model/safetensors_sizes.hpp"

@@ -8,7 +8,7 @@
 #include "model/errors.hpp"
 #include "model/config_json.hpp"
 #include "model/ggml_types.hpp"
-#include "model/hf_llama.hpp"  // kHfMaxContext
+#include "model/hf_model.hpp"  // kHfMaxContext
 #include "model/load.hpp"      // UnsupportedFormat
 #include "model/sp_tokenizer.hpp"
 #include "model/weights.hpp"

@@ -3,7 +3,7 @@
 // ByteLevel pre-tokenizer (GPT-2's split pattern; letters are ASCII letters and every non-ASCII character)
 // and decoder, and added tokens (special ones decode to nothing). Anything else (sentencepiece-style BPE with
 // byte fallback, other pre-tokenizers, Unigram, WordPiece) is a ModelError saying so.
-// Not here: lookback's own byte-BPE format (bpe.hpp) or the model's weights (hf_llama.hpp).
+// Not here: lookback's own byte-BPE format (bpe.hpp) or the model's weights (hf_model.hpp).
 #pragma once
 #include <map>
 #include <memory>

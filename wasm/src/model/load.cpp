@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/gguf_model.hpp"
-#include "model/hf_llama.hpp"
+#include "model/hf_model.hpp"
 #include "model/json_depth.hpp"
 
 namespace lookback {

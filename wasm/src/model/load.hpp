@@ -1,7 +1,7 @@
 // Loading a model from its files, whatever the format: the one list of the formats lookback reads (each
 // format a reader of its own, registered here by one entry) and the one function that tells which format some
 // files are. Callers (the bindings, the tools) hand over the bytes they read; what to read is theirs.
-// Not here: parsing any format (bundle.hpp, hf_llama.hpp, llama2c.hpp, window_bundle.hpp) or the weight
+// Not here: parsing any format (bundle.hpp, hf_model.hpp, llama2c.hpp, window_bundle.hpp) or the weight
 // storages (matrices.hpp: weight_formats()).
 #pragma once
 #include <cstddef>
@@ -33,7 +33,7 @@ using AnyModel = std::variant<LoadedModel, WindowBundle>;
 // One format lookback reads. `matches` looks only at what tells formats apart (a safetensors header or not,
 // config.json's keys); `load` reads the files (ModelError when they are not a valid model of the format).
 struct ModelFormat {
-  const char* name;         // "lookback", "hf-llama", "window", "llama2c"
+  const char* name;         // "lookback", "hf", "window", "llama2c", "gguf"
   const char* files;        // the files it is made of, in words, for messages and help texts
   const char* weights_ext;  // the weights file's extension: ".safetensors", ".bin"
   bool config;              // whether config.json is one of its files (beside the weights)

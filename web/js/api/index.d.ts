@@ -287,7 +287,7 @@ export type ModelSource =
 export interface ModelFormats {
   /** in the order the core tries them */
   formats: {
-    /** "window", "hf-llama", "lookback", "llama2c", ... */
+    /** "window", "hf", "lookback", "gguf", "llama2c", ... */
     name: string;
     /** its files, in words */
     files: string;

@@ -1,6 +1,7 @@
-// Hugging Face Llama reading: GPT-2 pre-tokenisation chunks, the byte-level BPE tokenizer (merges by rank,
-// round trips, special tokens, what it refuses), the config mapping and its refusals, and tensor names.
-// The whole folder (permuted q/k against lookback's adjacent layout) is tested from JS (tests/js/hf-llama.test.mjs).
+// Hugging Face model reading: GPT-2 pre-tokenisation chunks, the byte-level BPE tokenizer (merges by rank,
+// round trips, special tokens, what it refuses), the config mapping of Llama, Qwen2, Qwen3 and GPT-2 and their
+// refusals, and tensor names. Whole folders are tested from JS: a Llama folder against the lookback model it was
+// converted from (tests/js/hf-model.test.mjs), every architecture against numpy (tests/js/hf-reference.test.mjs).
 // Runs natively and in WebAssembly.
 #include <doctest/doctest.h>
 
@@ -8,7 +9,7 @@
 #include <vector>
 
 #include "model/errors.hpp"
-#include "model/hf_llama.hpp"
+#include "model/hf_model.hpp"
 #include "model/hf_tokenizer.hpp"
 #include "hf_fixtures.hpp"
 

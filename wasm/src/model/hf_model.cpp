@@ -1,6 +1,6 @@
-// The Hugging Face Llama reader: config mapping, tensor names, and F32/F16/BF16 safetensors data.
+// The Hugging Face model reader (Llama, Qwen2, Qwen3, GPT-2): config mapping, tensor names, and F32/F16/BF16 safetensors data.
 // Not here: the tokenizer (hf_tokenizer.cpp), lookback's own safetensors reader (safetensors.cpp).
-#include "model/hf_llama.hpp"
+#include "model/hf_model.hpp"
 
 #include <algorithm>
 #include <iterator>

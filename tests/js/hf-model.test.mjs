@@ -2,13 +2,15 @@
 // names, byte-level BPE tokenizer.json) written by the test from a random lookback model: transformers'
 // conversion permutes each head's q/k rows from interleaved pairs to two halves, and the folder must then give
 // the same tokens, logits and generated ids as the original (adjacent-pair) model; F16 and BF16 data, tied
-// embeddings, and the refusals. Not the C++ details (tests/cpp/test_hf_llama.cpp).
+// embeddings, and the refusals. Not the C++ details (tests/cpp/test_hf_model.cpp), nor the other architectures
+// (tests/js/hf-reference.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadLookback } from 'lookback';
+import { BYTE_CHAR, writeST } from './hf-folders.mjs';
 
 const lb = await loadLookback();
 const H = 4, KV = 2, D = 8, C = 32;
@@ -20,17 +22,6 @@ const CONFIG = {
 // lookback's byte-BPE: 0 <s>, 1 </s>, 2 + b the bytes, then merges " t", "he", " the"
 const SP = 32 + 2, t = 116 + 2, h = 104 + 2, e = 101 + 2;
 const TOKENIZER = { type: 'byte-bpe', version: 1, vocab_size: 261, bos_id: 0, eos_id: 1, merges: [[SP, t], [h, e], [258, 259]] };
-
-// GPT-2's byte -> character table.
-const BYTE_CHAR = (() => {
-  const table = [];
-  let next = 256;
-  for (let b = 0; b < 256; b++) {
-    const printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174;
-    table.push(String.fromCodePoint(printable ? b : next++));
-  }
-  return table;
-})();
 
 // The same tokenizer in the tokenizers library's format, with the same ids.
 function hfTokenizer() {
@@ -63,26 +54,6 @@ function readST(bytes) {
   for (const [name, v] of Object.entries(header)) {
     if (name === '__metadata__') continue;
     out[name] = { dtype: v.dtype, shape: v.shape, bytes: bytes.slice(8 + n + v.data_offsets[0], 8 + n + v.data_offsets[1]) };
-  }
-  return out;
-}
-
-function writeST(tensors) {
-  const header = {};
-  let at = 0;
-  for (const [name, v] of Object.entries(tensors)) {
-    header[name] = { dtype: v.dtype, shape: v.shape, data_offsets: [at, at + v.bytes.length] };
-    at += v.bytes.length;
-  }
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (json.length % 8)) % 8);
-  const out = new Uint8Array(8 + json.length + at);
-  new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
-  out.set(new TextEncoder().encode(json), 8);
-  let p = 8 + json.length;
-  for (const v of Object.values(tensors)) {
-    out.set(v.bytes, p);
-    p += v.bytes.length;
   }
   return out;
 }
