@@ -17,16 +17,41 @@
 namespace lookback::bind {
 namespace {
 
-// config: config.json's text, or null/undefined when the files have none.
+// A sharded checkpoint's { index: model.safetensors.index.json's text, shards: [{ name, bytes }] } into files
+// (each shard copied into `kept`).
+void shards_arg(const char* fn, const val& weights, ModelFiles& files, std::vector<std::vector<std::uint8_t>>& kept) {
+  files.weight_index = string_arg(fn, "the index (model.safetensors.index.json)", weights["index"]);
+  const val shards = weights["shards"];
+  if (!val::global("Array").call<bool>("isArray", shards) || shards["length"].as<std::size_t>() == 0)
+    fail(fn, ": shards must be a non-empty array of { name, bytes }");
+  const std::size_t n = shards["length"].as<std::size_t>();
+  kept.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const val shard = shards[i];
+    kept.push_back(bytes_arg(fn, "a shard", shard["bytes"]));
+    files.shards.push_back({string_arg(fn, "a shard's name", shard["name"]), kept.back().data(), kept.back().size()});
+  }
+  files.weights = files.shards[0].data;
+  files.weights_size = files.shards[0].size;
+}
+
+// weights: the weights file's bytes, or a sharded checkpoint's { index, shards } (shards_arg); config:
+// config.json's text, or null/undefined when the files have none.
 val load_js(val weights, val config, val tokenizer, val weight_format_name) {
   try {
     const char* fn = "loadModel";
     const WeightFormat storage = weight_format(string_arg(fn, "weights", weight_format_name));
-    const auto bytes = bytes_arg(fn, "the weights file", weights);
-    const auto tok = bytes_arg(fn, "the tokenizer file", tokenizer);
+    std::vector<std::vector<std::uint8_t>> kept;
     ModelFiles files;
-    files.weights = bytes.data();
-    files.weights_size = bytes.size();
+    if (!weights.isNull() && !weights.isUndefined() && !weights.instanceof(val::global("Uint8Array")) &&
+        weights.typeOf().as<std::string>() == "object") {
+      shards_arg(fn, weights, files, kept);
+    } else {
+      kept.push_back(bytes_arg(fn, "the weights file", weights));
+      files.weights = kept[0].data();
+      files.weights_size = kept[0].size();
+    }
+    const auto tok = bytes_arg(fn, "the tokenizer file", tokenizer);
     if (!config.isNull() && !config.isUndefined()) files.config = string_arg(fn, "config.json", config);
     files.tokenizer = tok.data();
     files.tokenizer_size = tok.size();

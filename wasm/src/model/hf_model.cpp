@@ -68,12 +68,12 @@ json parse_unique(const std::string& text, const char* what) {
 
 // Field `key` of tensor `name` as a T, or a ModelError naming the file, the tensor, the key and the type wanted.
 template <class T>
-T typed(const json& e, const std::string& name, const char* key, const char* expected) {
-  if (!e.contains(key)) model_error("model.safetensors: tensor \"", name, "\" has no \"", key, "\"");
+T typed(const json& e, const std::string& file, const std::string& name, const char* key, const char* expected) {
+  if (!e.contains(key)) model_error(file, ": tensor \"", name, "\" has no \"", key, "\"");
   try {
     return e[key].get<T>();
   } catch (const json::exception&) {
-    model_error("model.safetensors: tensor \"", name, "\": \"", key, "\" must be ", expected, " (got ",
+    model_error(file, ": tensor \"", name, "\": \"", key, "\" must be ", expected, " (got ",
                 e[key].dump().substr(0, 40), ")");
   }
 }
@@ -131,54 +131,102 @@ struct HfArchitecture {
 
 const HfArchitecture& architecture_of(const json& j);
 
-Weights read_weights(const HfArchitecture& arch, const json& config, const ModelConfig& c, const std::uint8_t* bytes,
-                     std::size_t size) {
-  if (size < 8) model_error("model.safetensors: ", size, " bytes is too short for a safetensors file");
-  std::uint64_t n = 0;
-  for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
-  if (n > size - 8) model_error("model.safetensors: the header length ", n, " runs past the file's end");
-  check_safetensors_sizes(bytes, size);
-  const json header = parse_unique(std::string(reinterpret_cast<const char*>(bytes) + 8, n), "model.safetensors' header");
-  if (!header.is_object()) model_error("model.safetensors: the header must be a JSON object");
-  const std::uint8_t* data = bytes + 8 + n;
-  const std::size_t data_size = size - 8 - n;
-  // the stored tensors by name, the architecture's optional prefix taken off
-  std::map<std::string, const json*> stored;
+// One stored tensor: its header entry and the data section of the file that holds it.
+struct Stored {
+  const json* entry;
+  const std::uint8_t* data;
+  std::size_t data_size;
+  const std::string* file;
+};
+
+// A sharded checkpoint's model.safetensors.index.json: tensor name -> the file that holds it.
+std::map<std::string, std::string> weight_map_of(const std::string& index_json) {
+  const json index = parse(index_json, "model.safetensors.index.json");
+  if (!index.is_object() || !index.contains("weight_map") || !index["weight_map"].is_object())
+    model_error("model.safetensors.index.json: \"weight_map\" must be an object of tensor name -> file name");
+  std::map<std::string, std::string> map;
+  for (const auto& item : index["weight_map"].items()) {
+    if (!item.value().is_string())
+      model_error("model.safetensors.index.json: the file of \"", item.key(), "\" must be a string (got ",
+                  item.value().dump().substr(0, 40), ")");
+    map[item.key()] = item.value().get<std::string>();
+  }
+  return map;
+}
+
+Weights read_weights(const HfArchitecture& arch, const json& config, const ModelConfig& c,
+                     const std::vector<SafetensorsFile>& files, const std::string& index_json) {
+  if (files.empty()) model_error("no safetensors file came with config.json");
+  const bool sharded = !index_json.empty();
+  const std::map<std::string, std::string> weight_map = sharded ? weight_map_of(index_json) : std::map<std::string, std::string>{};
+  std::set<std::string> given;
+  for (const SafetensorsFile& f : files) given.insert(f.name);
+  for (const auto& [tensor, file] : weight_map)
+    if (!given.count(file))
+      model_error("model.safetensors.index.json: tensor \"", tensor, "\" is in \"", file, "\", which was not given");
+  // the stored tensors of every file by name, the architecture's optional prefix taken off
+  std::vector<json> headers;
+  headers.reserve(files.size());
+  std::map<std::string, Stored> stored;
   const std::string prefix = arch.optional_prefix;
-  for (const auto& item : header.items()) {
-    if (item.key() == "__metadata__") continue;
-    const bool prefixed = !prefix.empty() && item.key().rfind(prefix, 0) == 0;
-    stored[prefixed ? item.key().substr(prefix.size()) : item.key()] = &item.value();
+  for (const SafetensorsFile& f : files) {
+    const std::uint8_t* bytes = f.data;
+    if (f.size < 8) model_error(f.name, ": ", f.size, " bytes is too short for a safetensors file");
+    std::uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
+    if (n > f.size - 8) model_error(f.name, ": the header length ", n, " runs past the file's end");
+    check_safetensors_sizes(bytes, f.size);
+    headers.push_back(parse_unique(std::string(reinterpret_cast<const char*>(bytes) + 8, n), (f.name + "'s header").c_str()));
+    const json& header = headers.back();
+    if (!header.is_object()) model_error(f.name, ": the header must be a JSON object");
+    for (const auto& item : header.items()) {
+      if (item.key() == "__metadata__") continue;
+      if (sharded) {
+        const auto mapped = weight_map.find(item.key());
+        if (mapped == weight_map.end())
+          model_error(f.name, ": tensor \"", item.key(), "\" is not in model.safetensors.index.json's weight_map");
+        if (mapped->second != f.name)
+          model_error(f.name, ": tensor \"", item.key(), "\" is here but model.safetensors.index.json puts it in \"",
+                      mapped->second, "\"");
+      }
+      const bool prefixed = !prefix.empty() && item.key().rfind(prefix, 0) == 0;
+      const std::string name = prefixed ? item.key().substr(prefix.size()) : item.key();
+      const auto [at, fresh] = stored.emplace(name, Stored{&item.value(), bytes + 8 + n, f.size - 8 - std::size_t(n), &f.name});
+      if (!fresh) model_error("tensor \"", name, "\" is in both \"", *at->second.file, "\" and \"", f.name, "\"");
+    }
   }
   Weights w(c);
-  std::map<std::string, std::tuple<std::uint64_t, std::uint64_t>> used;  // stored name -> its byte range
+  // stored name -> its file and byte range
+  std::map<std::string, std::tuple<const std::string*, std::uint64_t, std::uint64_t>> used;
   std::vector<float> whole;
   for (const TensorSpec& spec : w.specs()) {
     const Source src = arch.source(config, c, spec.name);
     const auto found = stored.find(src.name);
-    if (found == stored.end())
-      model_error("model.safetensors: tensor \"", src.name, "\" is missing (a sharded checkpoint's index is not read)");
+    if (found == stored.end()) model_error(files.size() == 1 ? files[0].name : "the safetensors files", ": tensor \"", src.name, "\" is missing");
     const std::string& name = src.name;
-    const json& e = *found->second;
-    if (!e.is_object()) model_error("model.safetensors: tensor \"", name, "\" must be an object (got ", e.dump().substr(0, 40), ")");
-    const std::string dtype = typed<std::string>(e, name, "dtype", "a string");
+    const Stored& st = found->second;
+    const std::string& file = *st.file;
+    const json& e = *st.entry;
+    if (!e.is_object()) model_error(file, ": tensor \"", name, "\" must be an object (got ", e.dump().substr(0, 40), ")");
+    const std::string dtype = typed<std::string>(e, file, name, "dtype", "a string");
     const std::size_t width = dtype == "F32" ? 4 : (dtype == "F16" || dtype == "BF16") ? 2 : 0;
-    if (!width) model_error("model.safetensors: tensor \"", name, "\" has dtype \"", dtype, "\" (read: F32, F16, BF16)");
-    const auto shape = typed<std::vector<std::int64_t>>(e, name, "shape", "an array of integers");
-    const auto range = typed<std::vector<std::uint64_t>>(e, name, "data_offsets", "[begin, end], two non-negative integers");
+    if (!width) model_error(file, ": tensor \"", name, "\" has dtype \"", dtype, "\" (read: F32, F16, BF16)");
+    const auto shape = typed<std::vector<std::int64_t>>(e, file, name, "shape", "an array of integers");
+    const auto range = typed<std::vector<std::uint64_t>>(e, file, name, "data_offsets", "[begin, end], two non-negative integers");
     // the shape lookback's tensor implies for the stored one
     const int N = spec.shape[0], rows = src.rows ? src.rows : N;
     std::vector<std::int64_t> want = {rows};
     if (spec.shape.size() == 2) want = src.transposed ? std::vector<std::int64_t>{spec.shape[1], rows} : std::vector<std::int64_t>{rows, spec.shape[1]};
     if (shape != want)
-      model_error("model.safetensors: tensor \"", name, "\" has shape ", json(shape).dump(), " but config.json implies ",
+      model_error(file, ": tensor \"", name, "\" has shape ", json(shape).dump(), " but config.json implies ",
                   json(want).dump());
     std::size_t count = 1;
     for (std::int64_t d : want) count *= std::size_t(d);
-    if (range.size() != 2 || range[0] > range[1] || range[1] > data_size || range[1] - range[0] != count * width)
-      model_error("model.safetensors: tensor \"", name, "\" has data_offsets outside the file or of the wrong size");
-    used[name] = {range[0], range[1]};
+    if (range.size() != 2 || range[0] > range[1] || range[1] > st.data_size || range[1] - range[0] != count * width)
+      model_error(file, ": tensor \"", name, "\" has data_offsets outside the file or of the wrong size");
+    used[name] = {st.file, range[0], range[1]};
     float* out = w.tensor(spec.name);
+    const std::uint8_t* data = st.data;
     const std::size_t K = spec.shape.size() == 2 ? std::size_t(spec.shape[1]) : 1;
     if (!src.transposed) {  // rows first .. first + N of [rows, K]
       read_floats(data + range[0] + std::size_t(src.first) * K * width, dtype, std::size_t(N) * K, out);
@@ -189,18 +237,20 @@ Weights read_weights(const HfArchitecture& arch, const json& config, const Model
     for (int r = 0; r < N; ++r)
       for (std::size_t k = 0; k < K; ++k) out[std::size_t(r) * K + k] = whole[k * std::size_t(rows) + std::size_t(src.first + r)];
   }
-  for (const auto& [name, e] : stored)
+  for (const auto& [name, st] : stored)
     if (!used.count(name) && !arch.unread(name, c))
-      model_error("model.safetensors: tensor \"", name, "\" is not part of a ", arch.name, " model lookback runs "
+      model_error(*st.file, ": tensor \"", name, "\" is not part of a ", arch.name, " model lookback runs "
                   "(quantised weights and other architectures are not read)");
-  // no two tensors share a byte (a file whose tensors overlap is damaged or made to mislead)
-  std::vector<std::tuple<std::uint64_t, std::uint64_t, std::string>> ranges;
-  for (const auto& [name, r] : used) ranges.emplace_back(std::get<0>(r), std::get<1>(r), name);
-  std::sort(ranges.begin(), ranges.end());
+  // no two tensors of a file share a byte (a file whose tensors overlap is damaged or made to mislead)
+  std::vector<std::tuple<const std::string*, std::uint64_t, std::uint64_t, std::string>> ranges;
+  for (const auto& [name, r] : used) ranges.emplace_back(std::get<0>(r), std::get<1>(r), std::get<2>(r), name);
+  std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) {
+    return std::tie(*std::get<0>(a), std::get<1>(a)) < std::tie(*std::get<0>(b), std::get<1>(b));
+  });
   for (std::size_t i = 1; i < ranges.size(); ++i)
-    if (std::get<0>(ranges[i]) < std::get<1>(ranges[i - 1]))
-      model_error("model.safetensors: tensors \"", std::get<2>(ranges[i - 1]), "\" and \"", std::get<2>(ranges[i]),
-                  "\" overlap (bytes ", std::get<0>(ranges[i]), "..", std::get<1>(ranges[i - 1]), ")");
+    if (*std::get<0>(ranges[i]) == *std::get<0>(ranges[i - 1]) && std::get<1>(ranges[i]) < std::get<2>(ranges[i - 1]))
+      model_error(*std::get<0>(ranges[i]), ": tensors \"", std::get<3>(ranges[i - 1]), "\" and \"", std::get<3>(ranges[i]),
+                  "\" overlap (bytes ", std::get<1>(ranges[i]), "..", std::get<2>(ranges[i - 1]), ")");
   w.check_finite();
   return w;
 }
@@ -445,13 +495,18 @@ std::string hf_llama_tensor_name(const std::string& name) {
 
 LoadedModel load_hf_model(const std::uint8_t* safetensors, std::size_t size, const std::string& config_json,
                           const std::string& tokenizer_json, WeightFormat format) {
+  return load_hf_model({{"model.safetensors", safetensors, size}}, "", config_json, tokenizer_json, format);
+}
+
+LoadedModel load_hf_model(const std::vector<SafetensorsFile>& files, const std::string& index_json,
+                          const std::string& config_json, const std::string& tokenizer_json, WeightFormat format) {
   const json j = parse(config_json, "config.json");
   if (!j.is_object()) model_error("config.json must be a JSON object");
   const HfArchitecture& arch = architecture_of(j);
   const ModelConfig c = config_of(j, arch);
   std::shared_ptr<const Tokenizer> tok =
       std::make_shared<HfByteBpeTokenizer>(tokenizer_json, c.vocab_size, c.bos_id, c.eos_id);
-  auto model = std::make_shared<const Transformer>(read_weights(arch, j, c, safetensors, size), format);
+  auto model = std::make_shared<const Transformer>(read_weights(arch, j, c, files, index_json), format);
   return {std::move(model), std::move(tok)};
 }
 

@@ -55,16 +55,26 @@ void refuse_foreign_tokenizer(const ModelFiles& f) {
   }
 }
 
+// Shards are read by the Hugging Face reader only (lookback's and the window model's bundles are one file).
+void refuse_shards(const ModelFiles& f, const char* what) {
+  if (!f.weight_index.empty())
+    model_error("model.safetensors.index.json came with ", what, "; only Hugging Face folders are read from shards");
+}
+
 AnyModel load_lookback(const ModelFiles& f, WeightFormat w) {
+  refuse_shards(f, "a lookback bundle's config.json");
   refuse_foreign_tokenizer(f);
   return load_bundle(f.weights, f.weights_size, f.config, text_of(f.tokenizer, f.tokenizer_size), w);
 }
 
 AnyModel load_hf(const ModelFiles& f, WeightFormat w) {
-  return load_hf_model(f.weights, f.weights_size, f.config, text_of(f.tokenizer, f.tokenizer_size), w);
+  const std::string tokenizer = text_of(f.tokenizer, f.tokenizer_size);
+  if (!f.weight_index.empty()) return load_hf_model(f.shards, f.weight_index, f.config, tokenizer, w);
+  return load_hf_model(f.weights, f.weights_size, f.config, tokenizer, w);
 }
 
 AnyModel load_window(const ModelFiles& f, WeightFormat) {  // stored in float32 whatever is asked
+  refuse_shards(f, "a window model's config.json");
   return load_window_bundle(f.weights, f.weights_size, f.config, text_of(f.tokenizer, f.tokenizer_size));
 }
 

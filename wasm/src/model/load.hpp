@@ -13,18 +13,23 @@
 
 #include "model/bundle.hpp"
 #include "model/errors.hpp"
+#include "model/hf_model.hpp"
 #include "model/window_bundle.hpp"
 
 namespace lookback {
 
 // The files of one model as bytes. config is config.json's text, empty when none was given (a llama2.c
-// checkpoint has none); the tokenizer is tokenizer.json's text or a tokenizer .bin, as the format wants.
+// checkpoint has none); the tokenizer is tokenizer.json's text or a tokenizer .bin, as the format wants. A
+// sharded checkpoint: weight_index is model.safetensors.index.json's text, shards every file it names, and
+// weights the first of them (what tells the format).
 struct ModelFiles {
   const std::uint8_t* weights = nullptr;
   std::size_t weights_size = 0;
   std::string config;
   const std::uint8_t* tokenizer = nullptr;
   std::size_t tokenizer_size = 0;
+  std::string weight_index;
+  std::vector<SafetensorsFile> shards;
 };
 
 // A transformer with its tokenizer, or the chapter's window model with its tokenizer.

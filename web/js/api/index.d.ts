@@ -126,7 +126,8 @@ export interface Lookback {
   /**
    * A model: a bundled one by name ("sprout"), a URL or (in Node) a path to a bundle folder
    * (model.safetensors + config.json + tokenizer.json), a weights file of any format (modelFormats(): a
-   * .safetensors file, a llama2.c .bin checkpoint) with its files beside it, or bytes. The core tells the
+   * .safetensors file, a llama2.c .bin checkpoint) with its files beside it, a sharded Hugging Face folder or its
+   * model.safetensors.index.json (the shards it names are read from beside it), or bytes. The core tells the
    * format from the files. Corrupt, truncated or mismatched files reject with an Error saying what and where.
    */
   loadModel(source: 'window', options?: LoadModelOptions): Promise<WindowModel>;
@@ -282,6 +283,8 @@ export type ModelSource =
   | URL
   | Bytes
   | { weights: Bytes; config: string | ModelConfig; tokenizer: string | object }
+  /** a sharded checkpoint: model.safetensors.index.json and the shards its weight_map names, by file name */
+  | { index: string | object | Bytes; shards: { name: string; bytes: Bytes }[] | Record<string, Bytes>; config: string | object; tokenizer: string | object }
   | { checkpoint: Bytes; tokenizer: Bytes };
 /** What modelFormats() lists. */
 export interface ModelFormats {

@@ -13,6 +13,8 @@ import { WindowModel } from './window-model.js';
 
 // a folder holds a bundle: model.safetensors, config.json, tokenizer.json
 const BUNDLE_FILES = { weights: 'model.safetensors', config: 'config.json', tokenizer: 'tokenizer.json' };
+// a sharded Hugging Face checkpoint's index (its weight_map names the shards, files beside it)
+const INDEX = 'model.safetensors.index.json';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 // The folder of a bundled model: models/<name>/ under the API's base (web/, where the build copies them),
@@ -48,6 +50,35 @@ function tokenizerBytes(x) {
   return new TextEncoder().encode(asJsonText(x, 'tokenizer'));
 }
 
+// A sharded checkpoint's weights as the core reads them: { index (text), shards: [{ name, bytes }] }. shards:
+// [{ name, bytes }] or { name: bytes }.
+function shardedWeights(index, shards) {
+  const list = Array.isArray(shards) ? shards : shards && typeof shards === 'object' ? Object.entries(shards).map(([name, bytes]) => ({ name, bytes })) : null;
+  if (!list?.length) throw badArgument('loadModel: shards must be a non-empty array of { name, bytes } or an object of name -> bytes');
+  return {
+    index: asJsonText(index, 'index'),
+    shards: list.map((s) => ({ name: String(s?.name), bytes: asBytes(s?.bytes, `shard ${s?.name}`) })),
+  };
+}
+
+// The shard files an index names (its weight_map's values, each once), refused unless each is a plain file name
+// beside the index.
+function shardNames(indexText) {
+  let map;
+  try {
+    map = JSON.parse(indexText).weight_map;
+  } catch (e) {
+    throw coded(CODES.BAD_MODEL, `loadModel: ${INDEX} is not well-formed JSON (${e.message})`, { cause: e });
+  }
+  if (!map || typeof map !== 'object') throw coded(CODES.BAD_MODEL, `loadModel: ${INDEX} has no "weight_map" object`);
+  const names = [...new Set(Object.values(map))];
+  const bad = names.find((n) => typeof n !== 'string' || !NAME.test(n));
+  if (bad !== undefined || !names.length) {
+    throw coded(CODES.BAD_MODEL, `loadModel: ${INDEX} names the shard ${JSON.stringify(bad)}; shards are file names beside it`);
+  }
+  return names;
+}
+
 // The format whose weights file a path names by its extension (the core's list), or undefined.
 const formatOfPath = (formats, path) => formats.find((f) => path.toLowerCase().endsWith(f.weights));
 
@@ -65,20 +96,27 @@ async function resolveSource(source, opts, base, formats) {
   let config = await extra(opts.config, 'config', async (u) => decodeText(await read(u)));
   const files = (weights, cfg, tok) => {
     if (tok === undefined) throw badArgument('loadModel: with model bytes, pass { tokenizer } too (and { config } when the format has one)');
-    return { weights: asBytes(weights, 'the model'), config: cfg === undefined ? undefined : asJsonText(cfg, 'config'), tokenizer: tokenizerBytes(tok) };
+    return {
+      weights: weights.shards ? weights : asBytes(weights, 'the model'),
+      config: cfg === undefined ? undefined : asJsonText(cfg, 'config'), tokenizer: tokenizerBytes(tok),
+    };
   };
   if (source && typeof source === 'object' && !(source instanceof URL) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
-    const weights = source.weights ?? source.checkpoint;
-    if (!weights) throw badArgument('loadModel: an object source needs { weights, config, tokenizer } or { checkpoint, tokenizer }');
+    const weights = source.shards !== undefined ? shardedWeights(source.index, source.shards) : source.weights ?? source.checkpoint;
+    if (!weights) throw badArgument('loadModel: an object source needs { weights, config, tokenizer }, { index, shards, config, tokenizer } or { checkpoint, tokenizer }');
     return files(weights, source.config ?? config, source.tokenizer ?? tokenizer);
   }
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return files(source, config, tokenizer);
   const named = typeof source === 'string' && NAME.test(source) && !formatOfPath(formats, source);
   const url = named ? await bundledFolder(source, base) : await locate(source, 'the model');
-  // a weights file of a format (its config.json and tokenizer beside it, as the format has them), else a bundle folder
+  // a weights file of a format (its config.json and tokenizer beside it, as the format has them), a sharded
+  // checkpoint's index, else a bundle folder (sharded when it has an index and no model.safetensors)
   const format = formatOfPath(formats, url.pathname);
-  const folder = format ? new URL('./', url) : url.pathname.endsWith('/') ? url : new URL(`${url.href}/`);
-  const weightsUrl = format ? url : new URL(BUNDLE_FILES.weights, folder);
+  const indexPath = url.pathname.endsWith(INDEX);
+  const folder = format || indexPath ? new URL('./', url) : url.pathname.endsWith('/') ? url : new URL(`${url.href}/`);
+  const sharded = indexPath || (!format && url.protocol === 'file:' && IN_NODE
+    && !(await exists(new URL(BUNDLE_FILES.weights, folder))) && (await exists(new URL(INDEX, folder))));
+  const weightsUrl = format ? url : new URL(sharded ? INDEX : BUNDLE_FILES.weights, folder);
   const tokenizerName = format ? format.tokenizer : BUNDLE_FILES.tokenizer;
   if (tokenizer === undefined && !tokenizerName) tokenizer = new Uint8Array(0);  // the weights file holds it
   if (tokenizer === undefined && format && !format.config && (!IN_NODE || !(await exists(new URL(tokenizerName, folder))))) {
@@ -86,9 +124,14 @@ async function resolveSource(source, opts, base, formats) {
   }
   // read together, but report the first failure in file order (weights, config, tokenizer), whichever fails first
   const needConfig = (format ? format.config : true) && config === undefined, needTokenizer = tokenizer === undefined;
-  const track = progressOver(1 + needConfig + needTokenizer, opts.onProgress);
+  const index = sharded ? decodeText(await read(weightsUrl)) : undefined;
+  const shards = sharded ? shardNames(index) : [];
+  const track = progressOver((sharded ? shards.length : 1) + needConfig + needTokenizer, opts.onProgress);
+  const readShards = async () => ({
+    index, shards: await Promise.all(shards.map(async (name) => ({ name, bytes: await read(new URL(name, folder), track) }))),
+  });
   const settled = await Promise.allSettled([
-    read(weightsUrl, track),
+    sharded ? readShards() : read(weightsUrl, track),
     needConfig ? read(new URL(BUNDLE_FILES.config, folder), track).then(decodeText) : config,
     needTokenizer ? read(new URL(tokenizerName, folder), track) : tokenizer,
   ]);

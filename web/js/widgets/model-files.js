@@ -2,7 +2,8 @@
 // modelFormats().formats: each format's weights extension, whether config.json comes with it, its tokenizer's
 // file name). modelSource(files, formats) returns the source loadModel takes and a label, or throws an Error that
 // says what is missing; hint(formats) says what to pick. Pure: files are { name, bytes } (no File objects, no API),
-// so it runs in Node too. Not the loader (web/js/api/model.js), which tells the formats apart by content.
+// so it runs in Node too. A sharded checkpoint is its shards with model.safetensors.index.json. Not the loader
+// (web/js/api/model.js), which tells the formats apart by content.
 
 // The most bytes of one model file the core reads (as web/js/api/files.js; widgets do not import the API).
 export const MAX_FILE_BYTES = 2 ** 30;
@@ -40,10 +41,13 @@ function rolesIn(files, l) {
   const tokExt = l.tokenizer ? ext(l.tokenizer) : '';
   const isTok = (f) => ext(f.name) === tokExt && base(f.name).startsWith('tok');
   const weights = files.filter((f) => ext(f.name) === l.weights && !(byName && isTok(f)));
-  const config = l.config ? files.find((f) => ext(f.name) === '.json' && base(f.name).includes('config')) : undefined;
-  const others = files.filter((f) => ext(f.name) === tokExt && f !== config && !weights.includes(f));
-  const tokenizer = others.find((f) => base(f.name).includes('tok')) ?? (!byName && others.length === 1 ? others[0] : undefined);
-  return { l, weights, config, tokenizer };
+  const jsons = files.filter((f) => ext(f.name) === '.json');
+  const config = l.config ? jsons.find((f) => base(f.name) === 'config.json') ?? jsons.find((f) => base(f.name).includes('config')) : undefined;
+  // a sharded checkpoint's index (model.safetensors.index.json) beside its shards
+  const index = jsons.find((f) => base(f.name).endsWith(`${l.weights}.index.json`));
+  const others = files.filter((f) => ext(f.name) === tokExt && f !== config && f !== index && !weights.includes(f));
+  const tokenizer = others.find((f) => base(f.name) === l.tokenizer) ?? others.find((f) => base(f.name).includes('tok')) ?? (!byName && others.length === 1 ? others[0] : undefined);
+  return { l, weights, config, tokenizer, index };
 }
 
 export function modelSource(files, formats) {
@@ -51,20 +55,23 @@ export function modelSource(files, formats) {
   if (!files.length) throw new Error(`No file. To use your own model, ${how}.`);
   const found = layoutsOf(formats).map((l) => rolesIn(files, l)).filter((r) => r.weights.length);
   if (!found.length) throw new Error(`${files.map((f) => f.name).join(', ')}: not a model. ${capital(how)}.`);
-  const [{ l, weights, config, tokenizer }] = found;
-  if (found.length > 1 || weights.length > 1) {
+  const [{ l, weights, config, tokenizer, index }] = found;
+  if (found.length > 1 || (weights.length > 1 && !index)) {
     if (found.length === 1 && pairsByName(l) && !tokenizer) {
       throw new Error(`Cannot tell the checkpoint from the tokenizer among ${weights.map((f) => f.name).join(', ')}: the tokenizer's name starts with "tok", and there is one of each.`);
     }
     throw new Error(`Too many model files. ${capital(how)}.`);
   }
-  const [w] = weights;
+  const w = index ?? weights[0];
   if (l.tokenizer && !tokenizer && pairsByName(l)) {
     throw new Error(`${w.name} needs its tokenizer ${l.weights} (e.g. tok512${l.weights}, a name starting with "tok"): pick both files.`);
   }
   const missing = [l.config && !config && 'config.json', l.tokenizer && !tokenizer && l.tokenizer].filter(Boolean);
   if (missing.length) throw new Error(`${w.name} needs ${missing.join(' and ')} beside it: pick them together.`);
-  const source = { weights: w.bytes, tokenizer: tokenizer?.bytes ?? new Uint8Array(0) };
+  const source = index
+    ? { index: index.bytes, shards: weights.map((f) => ({ name: f.name.replace(/^.*[\\/]/, ''), bytes: f.bytes })) }
+    : { weights: w.bytes };
+  source.tokenizer = tokenizer?.bytes ?? new Uint8Array(0);
   if (config) source.config = config.bytes;
-  return { source, label: w.name };
+  return { source, label: index ? `${weights.length} shards of ${base(index.name).replace('.index.json', '')}` : w.name };
 }
