@@ -72,6 +72,73 @@ test('on a phone a folded widget shows its result first: its verdict or measured
   assert.match(seen.find((x) => x.id === 'w-counterfactual').text, /prediction/);
 });
 
+// every SVG text of the page as drawn on screen: its figure, its words and its size in CSS px (font size × the SVG's scale)
+const svgTexts = (page) => page.evaluate(() => {
+  const roots = [document, ...[...document.querySelectorAll('main *')].filter((e) => e.shadowRoot).map((e) => e.shadowRoot)];
+  return roots.flatMap((root) => [...root.querySelectorAll('svg text')].filter((t) => t.textContent.trim() && t.getBoundingClientRect().height > 0)
+    .map((t) => {
+      const m = t.getScreenCTM();
+      return { where: `${root.host?.id || root.host?.localName || 'page'} ${t.ownerSVGElement.dataset.figure ?? ''}`, text: t.textContent.trim().slice(0, 24),
+        size: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b), cell: !!t.closest('g.heatmap') && t.getAttribute('aria-hidden') === 'true' };
+    }));
+});
+
+test("on a phone every figure's text can be read: nothing under 9 px, and the habit maps' numbers at least 10 px", T, async () => {
+  const { page } = b;
+  await computeAll(page);
+  const all = await svgTexts(page);
+  assert.ok(all.length > 200, `the figures' text was found (${all.length})`);
+  const small = all.filter((x) => x.size < 9);
+  const by = {};
+  for (const x of small) (by[x.where] ??= []).push(`${x.text} ${x.size.toFixed(1)}px`);
+  assert.deepEqual(Object.fromEntries(Object.entries(by).map(([k, v]) => [k, `${v.length}: ${v.slice(0, 3).join(', ')}`])), {},
+    'no text of a figure is drawn under 9 px on a phone');
+  const habits = all.filter((x) => x.where.startsWith('w-habits') && x.cell);
+  assert.ok(habits.length >= 4 * 48, `every head's number in the four habit maps (${habits.length})`);
+  assert.ok(Math.min(...habits.map((x) => x.size)) >= 10, `habit numbers at least 10 px: ${Math.min(...habits.map((x) => x.size)).toFixed(1)} px`);
+  // and the habit maps never need sideways scrolling
+  assert.equal(await page.locator('#w-habits').evaluate((el) => el.shadowRoot.querySelector('.figure svg').getBoundingClientRect().right
+    <= el.getBoundingClientRect().right), true, "the habit maps fit the phone's width");
+});
+
+test("on a phone a folded widget ends under a whole, labelled part: a row of head maps with their names, a figure's first matrix with its shape", T, async () => {
+  const { page } = b;
+  const seen = async (id) => {
+    const w = page.locator(`#${id}`);
+    await w.scrollIntoViewIfNeeded();
+    await until(() => w.evaluate((el) => el.dataset.state === 'ready' && el.hasAttribute('data-folded')), Boolean, `#${id} computed and folded`, 60000);
+    return w.evaluate((el) => {
+      const bar = el.shadowRoot.querySelector('.unfold').getBoundingClientRect().top;
+      const whole = (node) => { const r = node.getBoundingClientRect(); return r.height > 0 && r.bottom <= bar + 0.5; };
+      const cells = [...el.shadowRoot.querySelectorAll('.grid .cell')];
+      const first = el.shadowRoot.querySelector('svg g.heatmap');
+      // the matrix's caption: the nearest text above its cells, starting near their left edge
+      const caption = first && [...first.ownerSVGElement.querySelectorAll('text')].filter((t) => t.getBoundingClientRect().bottom <= first.getBoundingClientRect().top + 1
+        && Math.abs(t.getBoundingClientRect().left - first.querySelector('rect.lb-cell').getBoundingClientRect().left) < 40 && /\S/.test(t.textContent))
+        .sort((a, b) => b.getBoundingClientRect().bottom - a.getBoundingClientRect().bottom)[0];
+      return {
+        // head maps shown whole with their names (layer.head) above the button
+        named: cells.filter((c) => whole(c.querySelector('svg')) && whole(c.querySelector('b')) && /^\d+\.\d+$/.test(c.querySelector('b').textContent.trim())).length,
+        row: cells.length ? new Set(cells.slice(0, 8).map((c) => Math.round(c.getBoundingClientRect().top))).size : 0,
+        firstRow: cells.filter((c) => Math.round(c.getBoundingClientRect().top) === Math.round(cells[0]?.getBoundingClientRect().top)).length,
+        // a figure's first matrix shown whole with the caption above it
+        matrix: first ? whole(first) : null, caption: caption && whole(caption) ? caption.textContent.trim() : null,
+      };
+    });
+  };
+  const grid = await seen('w-heads-grid');
+  assert.ok(grid.firstRow >= 2 && grid.named >= grid.firstRow, `the heads grid's first row of maps shows whole with its names: ${JSON.stringify(grid)}`);
+  // a flow without the editable attribute shows no text box (its words are given)
+  assert.equal(await page.locator('#w-flow-one input').isVisible(), false, 'the §8 flow has no text box');
+  for (const id of ['w-flow-one', 'w-flow-heads']) {
+    const f = await seen(id);
+    assert.equal(f.matrix, true, `#${id}: the first matrix shows whole above the button: ${JSON.stringify(f)}`);
+    assert.match(f.caption ?? '', /^x\s+\d+×\d+/, `#${id}: with its name and shape: ${JSON.stringify(f)}`);
+  }
+  const h = await seen('w-habits');
+  assert.equal(h.matrix, true, `the habits widget shows its first map whole: ${JSON.stringify(h)}`);
+});
+
 test('on a phone a folded widget shows all of itself on request, folds again, and unfolds for keyboard focus', T, async () => {
   const { page } = b;
   const grid = page.locator('#w-heads-grid');

@@ -5,7 +5,7 @@
 // flowFigure() draws what it returns. flowInputs() makes small readable inputs for any short text.
 import { heatmap, legend, magnitude } from './heatmap.js';
 import { tokenText, tokenLabel } from './tokens.js';
-import { fixed, svgDocument, text, textWidth, MUTED } from './svg.js';
+import { fixed, lines, svgDocument, text, textWidth, MUTED } from './svg.js';
 
 /** rows of `cols` numbers from a flat array */
 export const rowsOf = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => Array.from(flat.slice(i * cols, (i + 1) * cols)));
@@ -73,7 +73,7 @@ const sub = (i) => String(i).split('').map((c) => '₀₁₂₃₄₅₆₇₈�
 const cols = (m, h, d) => m.map((r) => r.slice(h * d, (h + 1) * d));
 
 /** the flow figure of computeFlow()'s result */
-export function flowFigure(f, { cell = 28 } = {}) {
+export function flowFigure(f, { cell = 28, maxWidth = Infinity } = {}) {
   const T = f.words.length, C = f.x[0].length, H = f.heads, d = f.d, HD = H * d;
   const words = f.words.map(tokenText);
   const one = H === 1;
@@ -115,37 +115,56 @@ export function flowFigure(f, { cell = 28 } = {}) {
       items: [map('concat', `concatenated  ${T}×${HD}`, f.headsOut), op('×'), map('W_O', `W_O  ${HD}×${f.out[0].length}`, f.wo, { rowLabels: Array.from({ length: HD }, (_, i) => `${i + 1}`) }),
         op('='), map('output', `output  ${T}×${f.out[0].length}`, f.out)] });
   }
+  // a narrow figure (maxWidth: a phone) wraps its headings and starts a new line of maps where the next would not fit
   const parts = [];
   let y = 50, width = 0;
   for (const row of rows) {
-    parts.push(text(16, y, row.heading, { size: 12, weight: 600 }));
-    width = Math.max(width, 16 + textWidth(row.heading, 12, true));
-    let x = 16, bottom = y;
-    const top = y + 24;
-    for (const it of row.items) {
-      if (it.op) {
-        parts.push(text(x + 8, top + 40, it.op, { size: 18, anchor: 'middle', fill: MUTED, attrs: { 'aria-hidden': 'true' } }));
-        x += 16;
-        continue;
+    const head = lines(row.heading, maxWidth - 32, 12, true);
+    head.forEach((line, i) => parts.push(text(16, y + i * 16, line, { size: 12, weight: 600 })));
+    width = Math.max(width, ...head.map((line) => 16 + textWidth(line, 12, true)));
+    let x = 16, top = y + (head.length - 1) * 16 + 24, bottom = top;
+    const size = (it) => {
+      if (it.op) return 16;
+      const probe = heatmap({ values: it.values, scale: it.scale, name: it.name, cell, title: it.title, rowLabels: it.rowLabels, colLabels: it.colLabels, digits: it.digits });
+      return Math.max(probe.extent, probe.left + textWidth(it.caption, 11)) + 20;
+    };
+    row.items.forEach((it, i) => {
+      // an operator goes to the next line with the map after it
+      const need = it.op && row.items[i + 1] ? size(it) + size(row.items[i + 1]) : size(it);
+      if (x > 16 && x + need - 20 > maxWidth - 16) {
+        x = 16;
+        top = bottom + 34;
       }
-      const opts = { values: it.values, scale: it.scale, name: it.name, cell, title: it.title, rowLabels: it.rowLabels, colLabels: it.colLabels, digits: it.digits };
-      const probe = heatmap({ ...opts, x: 0, y: 0 });
-      const capW = textWidth(it.caption, 11);
-      const m = heatmap({ ...opts, x, y: top + 16 });
+      if (it.op) {
+        if (x > 16 || it.op.trim()) parts.push(text(x + 8, top + 40, it.op, { size: 18, anchor: 'middle', fill: MUTED, attrs: { 'aria-hidden': 'true' } }));
+        x += x > 16 || it.op.trim() ? 16 : 0;
+        return;
+      }
+      const m = heatmap({ values: it.values, scale: it.scale, name: it.name, cell, title: it.title, rowLabels: it.rowLabels, colLabels: it.colLabels, digits: it.digits, x, y: top + 16 });
       parts.push(text(m.left, top + 8, it.caption, { size: 11, fill: MUTED }), m.svg);
-      x += Math.max(probe.extent, probe.left + capW) + 20;
+      x += size(it);
       bottom = Math.max(bottom, m.bottom);
-    }
+    });
     width = Math.max(width, x);
     y = bottom + 34;
   }
   const big = Math.max(...[f.x, f.Q, f.K, f.V].map(magnitude));
-  const lw = legend({ x: 16, y: y, width: 200, label: 'weight' });
-  const ls = legend({ x: 340, y: y, width: 200, scale: 'signed', max: 1, ticks: ['−largest', '0', '+largest'], label: 'other numbers (each matrix to its own largest)' });
+  // the two legends side by side, or on a narrow figure one above the other with their names above the bars
+  const stack = maxWidth < 640;
+  const signedName = 'other numbers (each matrix to its own largest)';
+  const lw = legend({ x: 16, y: y + (stack ? 14 : 0), width: 200, label: stack ? '' : 'weight' });
+  const sy = stack ? y + 14 + lw.height + 26 : y;
+  const ls = legend({ x: stack ? 16 : 340, y: sy, width: 200, scale: 'signed', max: 1, ticks: ['−largest', '0', '+largest'], label: stack ? '' : signedName });
   parts.push(lw.svg, ls.svg);
-  const heading = `Attention, step by step, for "${f.words.join(' ')}" (${one ? 'one head' : `${H} heads`}${f.causal ? ', causal mask' : ', no mask'})`;
-  return svgDocument({ width: Math.max(width, 16 + textWidth(heading, 14, true), 340 + ls.width) + 16, height: y + lw.height + 14, kind: 'flow',
-    body: text(16, 24, heading, { size: 14, weight: 600 }) + parts.join(''),
+  if (stack) parts.push(text(16, y + 4, 'weight', { size: 11, fill: MUTED }), text(16, sy - 10, signedName, { size: 11, fill: MUTED }));
+  // (narrow, the figure sits under its widget's title: the heading names only the text and the layer's shape)
+  const heading = lines(`${stack ? '' : 'Attention, step by step, for '}"${f.words.join(' ')}" (${one ? 'one head' : `${H} heads`}${f.causal ? ', causal mask' : ', no mask'})`,
+    maxWidth - 32, 14, true);
+  const shift = (heading.length - 1) * 18;   // a heading on two lines moves everything under it down
+  return svgDocument({ width: Math.max(width, ...heading.map((line) => 16 + textWidth(line, 14, true)), stack ? 16 + textWidth(signedName, 11) : 340 + ls.width) + 16,
+    height: sy + ls.height + 14 + shift, kind: 'flow',
+    body: heading.map((line, i) => text(16, 24 + i * 18, line, { size: 14, weight: 600 })).join('')
+      + (shift ? `<g transform="translate(0 ${shift})">${parts.join('')}</g>` : parts.join('')),
     title: `The flow of attention for "${f.words.join(' ')}": x → Q, K, V → scores → ${f.causal ? 'mask → ' : ''}softmax → weights × V${one ? '' : ' → heads concatenated'}${f.out ? ' → W_O' : ''}`,
     desc: `Every matrix of one attention layer over ${T} tokens as a heat map of its numbers (C = ${C}, ${H} head${one ? '' : 's'} of d = ${d}); `
       + `weights on the weight scale from 0 to 1, the other numbers from red (negative) through white to teal (positive), each matrix scaled to its own largest `

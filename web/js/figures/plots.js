@@ -1,7 +1,7 @@
 // Line plots: a training run's loss against steps, and what full attention costs against the context length
 // (scores and memory, both axes logarithmic, sizes in units that scale: thousand/million/billion, kB/MB/GB/TB).
 // Each point carries its numbers in a <title>. Not a charting library: only the two plots the chapter draws.
-import { esc, fixed, px, svgDocument, text, textWidth, MUTED, RULE, INK, SERIES } from './svg.js';
+import { esc, fixed, lines, px, svgDocument, text, textWidth, MUTED, RULE, INK, SERIES } from './svg.js';
 
 
 const trim = (s) => s.replace(/\.0$/, '');
@@ -43,10 +43,10 @@ function line(points, fx, fy, colour, name, title) {
     points.map(([a, b]) => `<circle class="point" cx="${px(fx(a))}" cy="${px(fy(b))}" r="3" fill="${colour}" data-x="${a}" data-y="${b}"><title>${esc(title(a, b))}</title></circle>`).join('')}</g>`;
 }
 
-function legendRow(x, y, names) {
+function legendRow(x, y, names, first = 0) {
   let cx = x;
   return names.map((n, i) => {
-    const s = `<path d="M${px(cx)} ${px(y - 4)}h16" stroke="${SERIES[i % SERIES.length]}" stroke-width="3"/>${text(cx + 20, y, n, { size: 11 })}`;
+    const s = `<path d="M${px(cx)} ${px(y - 4)}h16" stroke="${SERIES[(first + i) % SERIES.length]}" stroke-width="3"/>${text(cx + 20, y, n, { size: 11 })}`;
     cx += 32 + textWidth(n, 11);
     return s;
   }).join('');
@@ -84,29 +84,38 @@ export function costPlot({ lengths = [64, 128, 256, 512, 1024, 2048, 4096, 8192,
   const T = lengths;
   const per = T.map((t) => t * t), pass = per.map((s) => s * heads * layers);
   const one = per.map((s) => s * bytes), all = pass.map((s) => s * bytes);
-  const heading = 'Full attention\'s cost grows with the square of the length: four times the length, sixteen times the scores';
-  const full = Math.max(width, 16 + textWidth(heading, 13, true) + 16);
-  const panelW = (full - 70 - 90 - 20) / 2, h = 230, y = 80;
-  const xTicks = T.filter((t, i) => i % 2 === 0).map((t) => ({ v: t, label: t >= 1024 ? `${t / 1024}K` : `${t}` }));
-  const panel = (x, a, b, names, unit, label) => {
+  // narrower than 640 (a phone): the two plots one above the other, the heading, legend and note on as many lines as they need
+  const narrow = width < 640;
+  const heading = lines('Full attention\'s cost grows with the square of the length: four times the length, sixteen times the scores',
+    narrow ? width - 32 : Infinity, 13, true);
+  const full = narrow ? width : Math.max(width, 16 + textWidth(heading[0], 13, true) + 16);
+  const names = ['per head / one matrix', `all ${heads * layers} heads (${layers} layers of ${heads})`];
+  const top = 24 + (heading.length - 1) * 17;
+  const legendY = top + 22, legendLines = narrow ? names.length : 1;
+  const panelW = narrow ? full - 70 - 20 : (full - 70 - 90 - 20) / 2, h = narrow ? 190 : 230, y = legendY + 18 + legendLines * 16;
+  const xTicks = T.filter((t, i) => i % (narrow ? 3 : 2) === 0).map((t) => ({ v: t, label: t >= 1024 ? `${t / 1024}K` : `${t}` }));
+  const panel = (x, py, a, b, names, unit, label) => {
     const ys = [10 ** Math.floor(Math.log10(Math.min(...a))), 10 ** Math.ceil(Math.log10(Math.max(...b)))];
     const yTicks = decades(ys[0], ys[1]).filter((v, i) => i % 2 === 0).map((v) => ({ v, label: unit(v) }));
-    const f = frame({ x, y, w: panelW, h, xs: [T[0], T[T.length - 1]], ys, logX: true, logY: true, xTicks, yTicks, xLabel: 'context length (tokens)', yLabel: label });
+    const f = frame({ x, y: py, w: panelW, h, xs: [T[0], T[T.length - 1]], ys, logX: true, logY: true, xTicks, yTicks, xLabel: 'context length (tokens)', yLabel: label });
     const pts = (arr) => T.map((t, i) => [t, arr[i]]);
-    const mark = length ? `<path class="current" d="M${px(f.fx(length))} ${px(y)}v${h}" stroke="${INK}" stroke-dasharray="3 3"/>` : '';
+    const mark = length ? `<path class="current" d="M${px(f.fx(length))} ${px(py)}v${h}" stroke="${INK}" stroke-dasharray="3 3"/>` : '';
     return f.svg + mark + line(pts(a), f.fx, f.fy, SERIES[0], names[0], (t, v) => `${names[0]} at ${t.toLocaleString('en-US')} tokens: ${unit === bytesText ? bytesText(v) : v.toLocaleString('en-US')}`)
       + line(pts(b), f.fx, f.fy, SERIES[1], names[1], (t, v) => `${names[1]} at ${t.toLocaleString('en-US')} tokens: ${unit === bytesText ? bytesText(v) : v.toLocaleString('en-US')}`);
   };
-  const left = panel(70, per, pass, ['scores per head', `scores per pass, ${heads * layers} heads`], countText, 'scores');
-  const right = panel(70 + panelW + 90, one, all, ['one fp16 score matrix', `all ${heads * layers} kept at once`], bytesText, 'memory');
-  let note = '';
+  const left = panel(70, y, per, pass, ['scores per head', `scores per pass, ${heads * layers} heads`], countText, 'scores');
+  const rightY = narrow ? y + h + 62 : y;
+  const right = panel(narrow ? 70 : 70 + panelW + 90, rightY, one, all, ['one fp16 score matrix', `all ${heads * layers} kept at once`], bytesText, 'memory');
+  let note = [];
   if (length) {
     const s = length * length;
-    note = text(16, y + h + 62, `At ${length.toLocaleString('en-US')} tokens: ${countText(s)} scores per head, ${countText(s * heads * layers)} per pass; `
-      + `${bytesText(s * bytes)} per score matrix, ${bytesText(s * bytes * heads * layers)} for all of them.`, { size: 11 });
+    note = lines(`At ${length.toLocaleString('en-US')} tokens: ${countText(s)} scores per head, ${countText(s * heads * layers)} per pass; `
+      + `${bytesText(s * bytes)} per score matrix, ${bytesText(s * bytes * heads * layers)} for all of them.`, narrow ? width - 32 : Infinity, 11);
   }
-  return svgDocument({ width: full, height: y + h + (length ? 76 : 50), kind: 'cost',
-    body: text(16, 24, heading, { size: 13, weight: 600 }) + legendRow(16, 46, ['per head / one matrix', `all ${heads * layers} heads (${layers} layers of ${heads})`]) + left + right + note,
+  const legend = narrow ? names.map((n, i) => legendRow(16, legendY + i * 16, [n], i)).join('') : legendRow(16, legendY, names);
+  return svgDocument({ width: full, height: rightY + h + (length ? 61 + note.length * 15 : 50), kind: 'cost',
+    body: heading.map((l, i) => text(16, 24 + i * 17, l, { size: 13, weight: 600 })).join('') + legend + left + right
+      + note.map((l, i) => text(16, rightY + h + 62 + i * 15, l, { size: 11 })).join(''),
     title: `Scores and memory of full attention against context length, ${layers} layers of ${heads} heads`,
     desc: `Two log-log plots over lengths ${T[0]} to ${T[T.length - 1]}: left, scores per head (T squared) and per forward pass; right, memory of one fp16 `
       + `score matrix (2 bytes per score) and of all ${heads * layers} kept at once. Each point's title gives its number.` });

@@ -50,6 +50,17 @@ export const monoWidth = (text, size) => [...String(text)].length * 0.602 * size
 export const textWidth = (text, size, bold = false) => [...String(text)].length * (bold ? 0.66 : 0.6) * size;
 
 /** <text> at (x, y): anchor 'start' | 'middle' | 'end'; extra attributes as an object */
+/** content cut at spaces into lines at most `width` wide (by textWidth); a word wider than that gets a line of its own */
+export function lines(content, width, size, bold = false) {
+  const out = [];
+  for (const word of String(content).split(' ')) {
+    const last = out.length - 1;
+    if (last >= 0 && textWidth(`${out[last]} ${word}`, size, bold) <= width) out[last] += ` ${word}`;
+    else out.push(word);
+  }
+  return out;
+}
+
 export function text(x, y, content, { size = 12, anchor = 'start', weight, fill = INK, mono = false, attrs = {} } = {}) {
   const a = Object.entries(attrs).map(([k, v]) => ` ${k}="${esc(v)}"`).join('');
   return `<text x="${px(x)}" y="${px(y)}" font-size="${size}"${anchor !== 'start' ? ` text-anchor="${anchor}"` : ''}${

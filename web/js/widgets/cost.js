@@ -147,7 +147,9 @@ class Cost extends LookbackWidget {
     q('.per-pass').textContent = grouped(n.perPass);
     q('.mem-head').textContent = bytesText(n.memHead);
     q('.mem-model').textContent = bytesText(n.memModel);
-    q('.plot').innerHTML = this.figure();
+    // a narrow widget (a phone) draws the two plots one above the other at its own width, so their text stays readable
+    const width = q('.plot').clientWidth;
+    q('.plot').innerHTML = width > 0 && width < 640 ? this.figure({ width }) : this.figure();
     const rows = tableLengths(length);
     q('table.lengths tbody').innerHTML = rows.map((T) => {
       const r = this.numbers(T);
@@ -158,8 +160,8 @@ class Cost extends LookbackWidget {
   }
 
   /** the plot as a standalone SVG (lookback/figures' costPlot) */
-  figure() {
-    return costPlot({ lengths: LENGTHS, heads: this.heads, layers: this.layers, bytes: BYTES, length: this.current.T });
+  figure({ width } = {}) {
+    return costPlot({ lengths: LENGTHS, heads: this.heads, layers: this.layers, bytes: BYTES, length: this.current.T, width });
   }
 
   // The exports run only once the widget is ready (the kit's exported()), so there is a computed length.

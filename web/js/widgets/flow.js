@@ -10,13 +10,18 @@ import { computeFlow, flowFigure, flowInputs } from '../figures/index.js';
 
 const CSS = `${FIGURE_CSS}
 .text-row { display: flex; flex-wrap: wrap; gap: .45rem; align-items: center; margin-bottom: .4rem; }
+.text-row[hidden] { display: none; }   /* a flow without the editable attribute has no text box */
 .text-row input { flex: 1 1 14rem; font-family: var(--lb-mono); }
 .figure-view { overflow-x: auto; }
 .figure-view svg { min-width: 36rem; }
+/* a narrow widget draws the figure to its width (headings wrapped, maps on more lines): no sideways scrolling, no tiny text */
+@container (max-width: 600px) { .figure-view svg { min-width: 0; } }
 details { margin-top: .5rem; }
 summary { cursor: pointer; }
 .tables { display: flex; flex-wrap: wrap; gap: .8rem; }
 `;
+
+const NARROW = 600;   // px: a figure box this narrow or narrower gets the narrow layout (as the container query below)
 
 const clampInt = (v, lo, hi, d) => {
   const n = Number.parseInt(v ?? '', 10);
@@ -65,6 +70,10 @@ class Flow extends LookbackWidget {
       <div class="figure"></div>
       <details><summary>The numbers as tables</summary><div class="tables"></div></details>`;
     this.root.querySelector('details').addEventListener('toggle', () => this.renderTables());
+    const box = this.root.querySelector('.figure');
+    new ResizeObserver(() => {   // a widget that turns narrow or wide (a phone turned) draws the other layout
+      if (this.flow && box.clientWidth > 0 && (box.clientWidth <= NARROW) !== this._narrow) this.render();
+    }).observe(box);
     const input = this.root.querySelector('#words');
     input.addEventListener('input', () => {
       this.markInput();
@@ -113,9 +122,19 @@ class Flow extends LookbackWidget {
     return flowFigure(this.flow);
   }
 
+  // the figure as the page shows it: on a narrow widget laid out to the widget's width with cells large enough
+  // for their numbers to be read (a phone), else as figure() draws it
+  shownFigure() {
+    const box = this.root.querySelector('.figure'), width = box.clientWidth;
+    this._narrow = width > 0 && width <= NARROW;
+    return this._narrow ? flowFigure(this.flow, { maxWidth: width, cell: 30 }) : this.figure();
+  }
+
   render() {
-    const f = this.flow;
-    showFigure(this.root.querySelector('.figure'), this.figure(), `Attention step by step for "${f.words.join(' ')}"`);
+    const f = this.flow, box = this.root.querySelector('.figure');
+    showFigure(box, this.shownFigure(), `Attention step by step for "${f.words.join(' ')}"`);
+    // folded on a phone, the widget shows the figure's first matrix, the input x with its shape, whole
+    box.querySelector('g.heatmap')?.setAttribute('data-fold-end', '');
     this.renderTables();
     this.emit('lookback-change', { words: f.words, heads: f.heads });
   }

@@ -14,11 +14,15 @@ const camel = (key) => key.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 const HABITS = [['previous_token', 'previous token'], ['four_or_more_back', '4 or more back (not ◆)'], ['start_mark', 'start mark ◆']]
   .map(([card, title]) => [card, camel(card), title]);
 
+const NARROW = 600;   // px: a figure this narrow or narrower draws its maps in one column (as the container query below)
+
 const CSS = `
 progress { width: 12rem; vertical-align: middle; }
 td.live { color: var(--lb-accent); }
 th small { font-weight: 400; color: var(--lb-muted); }
 .figure svg { width: 100%; height: auto; display: block; }
+/* a narrow widget: the maps one under another at their own size, so the numbers in their cells stay readable */
+@container (max-width: 600px) { .figure svg { width: auto; max-width: 100%; } }
 details { margin-top: .5rem; }
 summary { cursor: pointer; }
 `;
@@ -171,9 +175,15 @@ class Habits extends ModelWidget {
       fig.innerHTML = '';
       return;
     }
-    if (fig.dataset.card !== this.modelKey) {   // drawn once per card: the live numbers go to the table
-      fig.innerHTML = this.figure();
-      fig.dataset.card = this.modelKey;
+    // drawn once per card and layout: the live numbers go to the table
+    const width = fig.clientWidth, narrow = width > 0 && width <= NARROW;
+    const drawn = `${this.modelKey} ${narrow ? width : 'wide'}`;
+    if (fig.dataset.card !== drawn) {
+      // (narrow: cells of 31 px, whose numbers are drawn at 10 px or more)
+      fig.innerHTML = narrow ? habitsMap({ habits: this.habitList(), maxWidth: width, cell: 31 }) : this.figure();
+      fig.dataset.card = drawn;
+      // folded on a phone, the widget shows the first map whole
+      fig.querySelector('g.heatmap')?.setAttribute('data-fold-end', '');
     }
     const ev = this.card.evaluation;
     this.root.querySelector('.source').textContent = `Card: averaged over ${ev?.head_texts ?? 'the'} held-out texts. `
@@ -189,7 +199,11 @@ class Habits extends ModelWidget {
 
   /** the card's habits as heat maps (lookback/figures' habitsMap: what `lookback heads --habits` draws) */
   figure() {
-    return habitsMap({ habits: cardHabits(this.card, [...HABITS.map(([key]) => key), 'induction']) });
+    return habitsMap({ habits: this.habitList() });
+  }
+
+  habitList() {
+    return cardHabits(this.card, [...HABITS.map(([key]) => key), 'induction']);
   }
 
   exportData() {

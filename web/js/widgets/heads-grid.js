@@ -18,14 +18,15 @@ const HABITS = [['previous_token', 'previous token', 'prev'], ['start_mark', 'st
 const CSS = `
 select { background: var(--lb-page); border: 1px solid var(--lb-rule); border-radius: 6px; min-height: 34px; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: .5rem; margin-top: .5rem; }
-/* on a phone: four maps a row and no habit line under each (the table under the grid has the numbers) */
-@container (max-width: 520px) { .grid { grid-template-columns: repeat(4, minmax(0, 1fr)); } .cell .s { display: none; } }
 .cell { display: flex; flex-direction: column; align-items: stretch; gap: .15rem; padding: .3rem; font-size: .78rem;
   line-height: 1.3; text-align: left; }
 .cell svg { width: 100%; height: auto; display: block; border-radius: 3px; }
 .cell b { font-size: .9rem; }
 .cell .s { color: var(--lb-muted); font-variant-numeric: tabular-nums; display: flex; flex-wrap: wrap; column-gap: .5rem; }
 .cell .s span { white-space: nowrap; }
+/* on a phone: four maps a row and no habit line under each (the table under the grid has the numbers); after the rules
+   above, which it overrides */
+@container (max-width: 520px) { .grid { grid-template-columns: repeat(4, minmax(0, 1fr)); } .cell .s { display: none; } }
 details { margin-top: .5rem; }
 .live[hidden] { display: none; }
 .live progress { width: 12rem; vertical-align: middle; }
@@ -201,7 +202,7 @@ class HeadsGrid extends ModelWidget {
     const score = (key, x) => habit(this.habits, key, x.layer, x.head);
     // the visible text is the accessible name: "5.1 prev 0.53 start 0.00 ind 0.00"; each habit's pair never wraps
     const { attention } = this.result;
-    grid.innerHTML = heads.map((x, i) => `<button type="button" class="cell" tabindex="${i ? -1 : 0}" data-head="${headName(x.layer, x.head)}">
+    grid.innerHTML = heads.map((x, i) => `<button type="button" class="cell" tabindex="${i ? -1 : 0}"${i ? '' : ' data-fold-end'} data-head="${headName(x.layer, x.head)}">
       <span aria-hidden="true">${headThumb({ attention, shape, layer: x.layer, head: x.head, size: 150 })}</span><b>${headName(x.layer, x.head)}</b>
       <span class="s">${HABITS.map(([k, , s]) => (score(k, x) === null ? '' : `<span>${s} ${fmt(score(k, x), 2)}</span>`)).filter(Boolean).join('') || (this.card === null ? 'measuring…' : 'no card')}</span></button>`).join('');
     const table = this.root.querySelector('table.heads');

@@ -29,7 +29,7 @@ const BASE_CSS = `
 /* A widget grows when it first computes: until that growth is laid out the browser's scroll anchoring must not pick
    a node inside it, or the growth moves everything under it (what the reader scrolled to) down the page. */
 :host(:not([data-settled])) { overflow-anchor: none; }
-@media (max-width: 420px) { :host { margin: 1rem 0; padding: .7rem .65rem .6rem; font-size: 14.5px; } }
+@media (max-width: 420px) { :host { margin: .8rem 0; padding: .7rem .65rem .6rem; font-size: 14.5px; } }
 * { box-sizing: border-box; }
 .title { margin: 0 0 .5rem; font-size: 1rem; font-weight: 650; }
 .hint { color: var(--lb-muted); font-size: .88rem; margin: .3rem 0; }
@@ -58,7 +58,7 @@ table.num caption { text-align: left; color: var(--lb-muted); font-size: .85rem;
   -webkit-mask-image: linear-gradient(to bottom, #000 75%, transparent); mask-image: linear-gradient(to bottom, #000 75%, transparent); }
 button.fold { display: block; margin: .3rem 0 .5rem; font-size: .85rem; min-height: 30px; }
 /* a tall widget on a phone shows its top (input, headline, the start of its picture) and unfolds on request */
-:host([data-folded]) { max-height: 16rem; overflow: hidden; }
+:host([data-folded]) { max-height: var(--lb-fold, 15rem); overflow: hidden; }
 :host([data-folded]) .hint { display: none; }  /* the folded top shows the widget's picture, not how to read it */
 /* and its result first: a widget's headline (class "headline" on one of its top-level parts: a verdict, a measured
    sum) moves up under its title while the widget is folded */
@@ -69,6 +69,8 @@ button.fold { display: block; margin: .3rem 0 .5rem; font-size: .85rem; min-heig
 :host([data-folded]) .unfold, :host([data-unfolded]) .unfold { display: block; }
 :host([data-folded]) .unfold { position: absolute; left: 0; right: 0; bottom: 0; z-index: 2; padding: 2.4rem .65rem .55rem;
   background: linear-gradient(to bottom, transparent, var(--lb-panel) 60%); }
+/* a fold that ends at a whole part (data-fold-end) needs only a short fade above its button */
+:host([data-folded][data-fold-mark]) .unfold { padding-top: .7rem; }
 .unfold button { width: 100%; font-size: .88rem; font-weight: 600; }
 :host([data-unfolded]) .unfold { margin-top: .6rem; }
 .mono { font-family: var(--lb-mono); }
@@ -421,6 +423,19 @@ export class LookbackWidget extends HTMLElement {
     this.toggleAttribute('data-folded', fold);
     this.toggleAttribute('data-lead', fold && [...this.root.children].some((el) => el.classList.contains('headline')));
     this.toggleAttribute('data-unfolded', narrow() && !fold && this._unfolded === true);
+    // a widget may mark the part its folded top must show whole (data-fold-end on it: the first row of maps, the first
+    // stage of a figure): the fold then ends under that part, with the button below it instead of over it
+    const end = fold ? this.root.querySelector('[data-fold-end]') : null;
+    this.toggleAttribute('data-fold-mark', !!end);
+    if (end) {
+      const cs = getComputedStyle(this), px = (v) => parseFloat(v) || 0;
+      // the whole height: down to the part's foot, then the button (at the foot of the padding box) and the border
+      const whole = end.getBoundingClientRect().bottom - this.getBoundingClientRect().top + button.parentElement.offsetHeight + px(cs.borderBottomWidth);
+      const frame = cs.boxSizing === 'border-box' ? 0 : px(cs.borderTopWidth) + px(cs.paddingTop) + px(cs.paddingBottom) + px(cs.borderBottomWidth);
+      this.style.setProperty('--lb-fold', `${Math.ceil(whole - frame + 1)}px`);
+    } else {
+      this.style.removeProperty('--lb-fold');
+    }
     button.textContent = fold ? `Show all of this widget ▾` : 'Fold this widget ▴';
     button.setAttribute('aria-expanded', String(!fold));
   }
