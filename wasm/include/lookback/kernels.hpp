@@ -55,6 +55,18 @@ int softmax_rows_ref(float* x, int R, int C, float temperature);
 void blend(const float* w, const float* v, float* out, int T, int S, int H, int D);
 void blend_ref(const float* w, const float* v, float* out, int T, int S, int H, int D);
 
+// Causal self-attention for training, keeping what the backward needs. q, k, v, o: [T, H*D] with row stride
+// ld (floats); p: [H, T, T] softmax weights of softmax(q·kᵀ / sqrt(D)), written whole (zero above the diagonal).
+void causal_attention_forward(const float* q, const float* k, const float* v, float* p, float* o, int T, int H,
+                              int D, int ld);
+void causal_attention_forward_ref(const float* q, const float* k, const float* v, float* p, float* o, int T,
+                                  int H, int D, int ld);
+// Its backward from the forward's p and dout = ∂loss/∂o: dq, dk, dv written (same layout as q).
+void causal_attention_backward(const float* q, const float* k, const float* v, const float* p, const float* dout,
+                               float* dq, float* dk, float* dv, int T, int H, int D, int ld);
+void causal_attention_backward_ref(const float* q, const float* k, const float* v, const float* p,
+                                   const float* dout, float* dq, float* dk, float* dv, int T, int H, int D, int ld);
+
 // Multi-head attention on already-projected q, k, v (token-major, with row strides in floats).
 struct AttentionShape {
   int T = 1, S = 1;      // queries, keys

@@ -28,10 +28,13 @@ constexpr int KC = LOOKBACK_GEMM_KC;                        // depth of one pack
 constexpr int NC = LOOKBACK_GEMM_NC;                        // columns of one packed B block
 constexpr int MC = (LOOKBACK_GEMM_MC + MR - 1) / MR * MR;  // rows of one packed A block
 
-// c[R, NR] (+)= Ap[kc][MR] · Bp[kc][NR]; c has leading dimension ldc. Not unrolled: in WebAssembly an
-// unrolled loop keeps two steps of B live and spills accumulators.
-template <int R>
-void micro(int kc, const float* Ap, const float* Bp, float* c, int ldc, bool add) {
+// c[R, NR] (+)= A · Bp[kc][NR] with element (r, k) of A at A[r·ars + k·aks]: a packed panel Ap[kc][MR]
+// (Packed: the strides are the constants 1 and MR) or A read in place (broadcast loads); c has leading
+// dimension ldc. Not unrolled: in WebAssembly an unrolled loop keeps two steps of B live and spills accumulators.
+template <int R, bool Packed>
+void micro_any(int kc, const float* A, std::ptrdiff_t ars, std::ptrdiff_t aks, const float* Bp, float* c, int ldc,
+               bool add) {
+  if (Packed) ars = 1, aks = MR;
   batch acc[R][NV];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v) acc[r][v] = batch(0.0f);
@@ -40,10 +43,10 @@ void micro(int kc, const float* Ap, const float* Bp, float* c, int ldc, bool add
     batch b[NV];
     for (int v = 0; v < NV; ++v) b[v] = load(Bp + v * W);
     for (int r = 0; r < R; ++r) {
-      const batch a(Ap[r]);
+      const batch a(A[r * ars]);
       for (int v = 0; v < NV; ++v) acc[r][v] = xsimd::fma(a, b[v], acc[r][v]);
     }
-    Ap += MR;
+    A += aks;
     Bp += NR;
   }
   for (int r = 0; r < R; ++r)
@@ -53,11 +56,43 @@ void micro(int kc, const float* Ap, const float* Bp, float* c, int ldc, bool add
     }
 }
 
+template <int R>
+void micro(int kc, const float* Ap, const float* Bp, float* c, int ldc, bool add) {
+  micro_any<R, true>(kc, Ap, 1, MR, Bp, c, ldc, add);
+}
+
+template <int R>
+void micro_strided(int kc, const float* A, std::ptrdiff_t ars, std::ptrdiff_t aks, const float* Bp, float* c,
+                   int ldc, bool add) {
+  micro_any<R, false>(kc, A, ars, aks, Bp, c, ldc, add);
+}
+
 using MicroFn = void (*)(int, const float*, const float*, float*, int, bool);
 template <int... R>
 MicroFn micro_for(int rows, std::integer_sequence<int, R...>) {
   static constexpr MicroFn table[] = {micro<R + 1>...};
   return table[rows - 1];
+}
+
+using MicroStridedFn = void (*)(int, const float*, std::ptrdiff_t, std::ptrdiff_t, const float*, float*, int, bool);
+template <int... R>
+MicroStridedFn micro_strided_for(int rows, std::integer_sequence<int, R...>) {
+  static constexpr MicroStridedFn table[] = {micro_strided<R + 1>...};
+  return table[rows - 1];
+}
+
+// Runs f on C directly when the tile is whole, else on a padded copy of its rows x cols corner.
+template <class F>
+void on_tile(int rows, int cols, float* C, int ldc, bool add, F f) {
+  if (cols == NR) return f(C, ldc);
+  alignas(64) float t[MR * NR];
+  if (add)
+    for (int r = 0; r < rows; ++r) {
+      std::memcpy(t + r * NR, C + std::size_t(r) * ldc, sizeof(float) * cols);
+      std::fill(t + r * NR + cols, t + (r + 1) * NR, 0.0f);
+    }
+  f(t, NR);
+  for (int r = 0; r < rows; ++r) std::memcpy(C + std::size_t(r) * ldc, t + r * NR, sizeof(float) * cols);
 }
 
 }  // namespace
@@ -129,15 +164,13 @@ void pack_b(bool trans, int kc, int cols, const float* B, int ldb, float* Bp, st
 
 void tile(int rows, int cols, int kc, const float* Ap, const float* Bp, float* C, int ldc, bool add) {
   const MicroFn f = micro_for(rows, std::make_integer_sequence<int, MR>());
-  if (cols == NR) return f(kc, Ap, Bp, C, ldc, add);
-  alignas(64) float t[MR * NR];
-  if (add)
-    for (int r = 0; r < rows; ++r) {
-      std::memcpy(t + r * NR, C + std::size_t(r) * ldc, sizeof(float) * cols);
-      std::fill(t + r * NR + cols, t + (r + 1) * NR, 0.0f);
-    }
-  f(kc, Ap, Bp, t, NR, add);
-  for (int r = 0; r < rows; ++r) std::memcpy(C + std::size_t(r) * ldc, t + r * NR, sizeof(float) * cols);
+  on_tile(rows, cols, C, ldc, add, [&](float* c, int ld) { f(kc, Ap, Bp, c, ld, add); });
+}
+
+void tile_strided(int rows, int cols, int kc, const float* A, std::ptrdiff_t ars, std::ptrdiff_t aks,
+                  const float* Bp, float* C, int ldc, bool add) {
+  const MicroStridedFn f = micro_strided_for(rows, std::make_integer_sequence<int, MR>());
+  on_tile(rows, cols, C, ldc, add, [&](float* c, int ld) { f(kc, A, ars, aks, Bp, c, ld, add); });
 }
 
 }  // namespace simd

@@ -130,4 +130,58 @@ int attention_ref(const float* q, const float* k, const float* v, float* out, fl
   return empty;
 }
 
+void causal_attention_forward_ref(const float* q, const float* k, const float* v, float* p, float* o, int T,
+                                  int H, int D, int ld) {
+  std::vector<double> e(T);
+  for (int h = 0; h < H; ++h)
+    for (int t = 0; t < T; ++t) {
+      const float* qt = q + std::size_t(t) * ld + h * D;
+      float* pt = p + (std::size_t(h) * T + t) * T;
+      double mx = -std::numeric_limits<double>::infinity(), sum = 0;
+      for (int s = 0; s <= t; ++s) {
+        double dot = 0;
+        for (int d = 0; d < D; ++d) dot += double(qt[d]) * k[std::size_t(s) * ld + h * D + d];
+        mx = std::max(mx, e[s] = dot / std::sqrt(double(D)));
+      }
+      for (int s = 0; s <= t; ++s) sum += e[s] = std::exp(e[s] - mx);
+      for (int s = 0; s < T; ++s) pt[s] = s <= t ? float(e[s] / sum) : 0.0f;
+      for (int d = 0; d < D; ++d) {
+        double acc = 0;
+        for (int s = 0; s <= t; ++s) acc += e[s] / sum * v[std::size_t(s) * ld + h * D + d];
+        o[std::size_t(t) * ld + h * D + d] = float(acc);
+      }
+    }
+}
+
+// dS[t,s] = P[t,s] · (dP[t,s] - Σ_s' P[t,s'] dP[t,s']) / sqrt(D) with dP = dO·Vᵀ; dQ = dS·K, dK = dSᵀ·Q, dV = Pᵀ·dO.
+void causal_attention_backward_ref(const float* q, const float* k, const float* v, const float* p,
+                                   const float* dout, float* dq, float* dk, float* dv, int T, int H, int D, int ld) {
+  std::vector<double> ds(std::size_t(T) * T, 0.0), dp(T);
+  for (int h = 0; h < H; ++h) {
+    const float* ph = p + std::size_t(h) * T * T;
+    for (int t = 0; t < T; ++t) {
+      double rowsum = 0;
+      for (int s = 0; s <= t; ++s) {
+        double acc = 0;
+        for (int d = 0; d < D; ++d) acc += double(dout[std::size_t(t) * ld + h * D + d]) * v[std::size_t(s) * ld + h * D + d];
+        dp[s] = acc;
+        rowsum += double(ph[std::size_t(t) * T + s]) * acc;
+      }
+      for (int s = 0; s <= t; ++s) ds[std::size_t(t) * T + s] = ph[std::size_t(t) * T + s] * (dp[s] - rowsum) / std::sqrt(double(D));
+    }
+    for (int t = 0; t < T; ++t)
+      for (int d = 0; d < D; ++d) {
+        double gq = 0, gk = 0, gv = 0;
+        for (int s = 0; s <= t; ++s) gq += ds[std::size_t(t) * T + s] * k[std::size_t(s) * ld + h * D + d];
+        for (int i = t; i < T; ++i) {  // t as a key: the queries i >= t that see it
+          gk += ds[std::size_t(i) * T + t] * q[std::size_t(i) * ld + h * D + d];
+          gv += double(ph[std::size_t(i) * T + t]) * dout[std::size_t(i) * ld + h * D + d];
+        }
+        dq[std::size_t(t) * ld + h * D + d] = float(gq);
+        dk[std::size_t(t) * ld + h * D + d] = float(gk);
+        dv[std::size_t(t) * ld + h * D + d] = float(gv);
+      }
+  }
+}
+
 }  // namespace lookback

@@ -67,5 +67,10 @@ void pack_a_trans(int rows, int kc, const float* A, int lda, float* Ap);
 void pack_b(bool trans, int kc, int cols, const float* B, int ldb, float* Bp, std::size_t panel_stride);
 // C[rows, cols] (+= when add) Ap · Bp over kc steps of one A panel and one B panel; rows <= MR, cols <= NR.
 void tile(int rows, int cols, int kc, const float* Ap, const float* Bp, float* C, int ldc, bool add);
+// The same with A read in place instead of from a packed panel: element (r, k) of A is A[r·ars + k·aks], so a
+// row-major A (ars = lda, aks = 1) and a transposed view of one (ars = 1, aks = lda) need no packing. For
+// operands that sit in cache (attention's blocks); rows <= MR, cols <= NR.
+void tile_strided(int rows, int cols, int kc, const float* A, std::ptrdiff_t ars, std::ptrdiff_t aks,
+                  const float* Bp, float* C, int ldc, bool add);
 
 }  // namespace lookback::simd

@@ -1,5 +1,5 @@
-// Forward/backward ops of the trainer. The matrix work goes through the core's GEMMs; the element-wise
-// loops are plain C++ that the compiler vectorises (they are a small share of the time).
+// Forward/backward ops of the trainer. The matrix work goes through the core's GEMMs and attention kernels; the
+// element-wise loops are plain C++ that the compiler vectorises (they are a small share of the time).
 #include "train/ops.hpp"
 
 #include <algorithm>
@@ -83,69 +83,8 @@ void Rope::bwd(float* x, int H, int ld) const {
   }
 }
 
-namespace {
-constexpr int BS = 64;  // query rows per block; a block sees keys [0, i0 + rows)
-}
-
 double attention_flops(int T, int H, int D) {
-  double macs = 0;
-  for (int i0 = 0; i0 < T; i0 += BS) {
-    const int rows = std::min(BS, T - i0), keys = i0 + rows;
-    macs += 2.0 * rows * keys * D;  // scores q·kᵀ and weights·v
-  }
-  return 2.0 * H * macs;
-}
-
-void attention_fwd(const float* q, const float* k, const float* v, float* p, float* o, int T, int H, int D,
-                   int ld) {
-  const float temperature = std::sqrt(float(D));  // softmax(q·k / sqrt(D))
-  for (int h = 0; h < H; ++h) {
-    float* ph = p + std::size_t(h) * T * T;
-    for (int i0 = 0; i0 < T; i0 += BS) {
-      const int rows = std::min(BS, T - i0), keys = i0 + rows;
-      float* pb = ph + std::size_t(i0) * T;
-      gemm_nt(rows, keys, D, q + std::size_t(i0) * ld + h * D, ld, k + h * D, ld, pb, T, false);
-      for (int r = 0; r < rows; ++r) {
-        float* row = pb + std::size_t(r) * T;
-        const int n = i0 + r + 1;
-        softmax_rows(row, 1, n, temperature);
-        std::fill(row + n, row + T, 0.0f);
-      }
-      gemm_nn(rows, D, keys, pb, T, v + h * D, ld, o + std::size_t(i0) * ld + h * D, ld, false);
-    }
-  }
-}
-
-void attention_bwd(const float* q, const float* k, const float* v, const float* p, const float* dout,
-                   float* dq, float* dk, float* dv, float* ds, int T, int H, int D, int ld) {
-  const float scale = 1.0f / std::sqrt(float(D));
-  for (int h = 0; h < H; ++h) {
-    const float* ph = p + std::size_t(h) * T * T;
-    // dS = P ⊙ (dO·Vᵀ - rowsum(P ⊙ dO·Vᵀ)) · scale, block by block; dQ = dS·K
-    for (int i0 = 0; i0 < T; i0 += BS) {
-      const int rows = std::min(BS, T - i0), keys = i0 + rows;
-      float* db = ds + std::size_t(i0) * T;
-      gemm_nt(rows, keys, D, dout + std::size_t(i0) * ld + h * D, ld, v + h * D, ld, db, T, false);
-      for (int r = 0; r < rows; ++r) {
-        float* d = db + std::size_t(r) * T;
-        const float* pr = ph + std::size_t(i0 + r) * T;
-        const int n = i0 + r + 1;
-        float s = 0;
-        for (int j = 0; j < n; ++j) s += pr[j] * d[j];
-        for (int j = 0; j < n; ++j) d[j] = pr[j] * (d[j] - s) * scale;
-        std::fill(d + n, d + keys, 0.0f);
-      }
-      gemm_nn(rows, D, keys, db, T, k + h * D, ld, dq + std::size_t(i0) * ld + h * D, ld, false);
-    }
-    // dK = dSᵀ·Q and dV = Pᵀ·dO: key block j0 gets contributions from queries i >= j0 only
-    for (int j0 = 0; j0 < T; j0 += BS) {
-      const int cols = std::min(BS, T - j0), n = T - j0;
-      gemm_tn(cols, D, n, ds + std::size_t(j0) * T + j0, T, q + std::size_t(j0) * ld + h * D, ld,
-              dk + std::size_t(j0) * ld + h * D, ld, false);
-      gemm_tn(cols, D, n, ph + std::size_t(j0) * T + j0, T, dout + std::size_t(j0) * ld + h * D, ld,
-              dv + std::size_t(j0) * ld + h * D, ld, false);
-    }
-  }
+  return 2.0 * 2.0 * H * D * (double(T) * (T + 1) / 2);  // q·k and weights·v over the visible pairs
 }
 
 void gelu_fwd(const float* x, float* y, int n) {

@@ -1,7 +1,8 @@
 // Forward and backward of every op the trainer needs, on raw pointers (one sequence at a time).
 // Forward ops store what their backward needs (inverse RMS, softmax weights); backward ops accumulate
 // weight gradients (+=) and write input gradients (=) unless noted.
-// The matrix products and the SwiGLU gate are the core's (lookback/kernels.hpp: gemm_nn, gemm_nt, gemm_tn;
+// The matrix products, attention and the SwiGLU gate are the core's (lookback/kernels.hpp: gemm_nn, gemm_nt,
+// gemm_tn, causal_attention_forward/backward;
 // lookback/nn.hpp: swiglu, swiglu_backward); the trainer includes no kernel internals.
 // Not here: parameters, batching, threads (sprout_train / window_train / trainer).
 // Letters: T tokens, C channels, H heads, D head width, F MLP hidden, V vocabulary.
@@ -26,16 +27,10 @@ struct Rope {
   void bwd(float* dx, int H, int ld) const;
 };
 
-// Causal self-attention of one sequence, head by head through GEMMs, skipping the masked blocks.
-// q, k, v, o: [T, H*D] (row stride ld); p: [H, T, T] softmax weights (upper triangle written as zero).
-void attention_fwd(const float* q, const float* k, const float* v, float* p, float* o, int T, int H, int D,
-                   int ld);
-// Multiply-add work of attention_fwd as executed (2 flops each; the blocks on the diagonal are computed whole);
-// attention_bwd does twice this.
+// Causal self-attention itself is the core's (lookback/kernels.hpp: causal_attention_forward/backward).
+// Its multiply-add work over the visible (query, key) pairs, 2 flops each, for the profile: what the kernels
+// compute in whole tiles across the diagonal is not counted. The backward does twice this.
 double attention_flops(int T, int H, int D);
-// dq, dk, dv written (same layout as q); ds: scratch [T, T].
-void attention_bwd(const float* q, const float* k, const float* v, const float* p, const float* dout,
-                   float* dq, float* dk, float* dv, float* ds, int T, int H, int D, int ld);
 
 // GELU (exact, with erf) in place and its backward (x is the input before the activation).
 void gelu_fwd(const float* x, float* y, int n);

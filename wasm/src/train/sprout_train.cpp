@@ -54,7 +54,7 @@ struct SproutTrain::Scratch {
   };
   std::vector<Act> act;
   std::vector<float> hL, nf, rf, logits;
-  std::vector<float> dh, dhm, dn, dq, dk, dv, dout, dqraw, dkraw, dg, dh1, dh3, ds;
+  std::vector<float> dh, dhm, dn, dq, dk, dv, dout, dqraw, dkraw, dg, dh1, dh3;
 };
 
 SproutTrain::SproutTrain(const ModelConfig& cfg) : cfg_(cfg) {
@@ -137,7 +137,7 @@ void SproutTrain::make_scratch(int threads) {
     s->hL.resize(TC), s->nf.resize(TC), s->rf.resize(T), s->logits.resize(std::size_t(T) * V);
     for (auto* v : {&s->dh, &s->dhm, &s->dn, &s->dq, &s->dk, &s->dv, &s->dout, &s->dqraw, &s->dkraw})
       v->resize(TC);
-    s->dg.resize(TF), s->dh1.resize(TF), s->dh3.resize(TF), s->ds.resize(std::size_t(T) * T);
+    s->dg.resize(TF), s->dh1.resize(TF), s->dh3.resize(TF);
     scratch_.push_back(s);
   }
 }
@@ -185,7 +185,7 @@ void SproutTrain::forward(Scratch& s, const float* w, const std::uint16_t* ids) 
     }
     {
       Scope sc(profile::attention_fwd, attention_flops(T, H, D));
-      attention_fwd(a.q.data(), a.k.data(), a.v.data(), a.p.data(), a.o.data(), T, H, D, C);
+      causal_attention_forward(a.q.data(), a.k.data(), a.v.data(), a.p.data(), a.o.data(), T, H, D, C);
     }
     {
       Scope sc(profile::residual);
@@ -292,8 +292,8 @@ double SproutTrain::sequence(int tid, const float* w, const std::uint16_t* ids, 
     }
     {
       Scope sc(profile::attention_bwd, 2 * attention_flops(T, H, D));
-      attention_bwd(a.q.data(), a.k.data(), a.v.data(), a.p.data(), s.dout.data(), s.dq.data(), s.dk.data(),
-                    s.dv.data(), s.ds.data(), T, H, D, C);
+      causal_attention_backward(a.q.data(), a.k.data(), a.v.data(), a.p.data(), s.dout.data(), s.dq.data(),
+                                s.dk.data(), s.dv.data(), T, H, D, C);
     }
     {
       Scope sc(profile::rope);
