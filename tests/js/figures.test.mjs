@@ -221,3 +221,19 @@ test('the number written in a cell reads on it: WCAG contrast of at least 4.5 on
   }
   assert.ok(worst >= 4.5, `the worst cell's ink contrast is ${worst.toFixed(2)}`);
 });
+
+test('a map\'s hidden cells are two paths, not elements each; a thumbnail drawn without cell titles has none', () => {
+  const T = 26, H = 1;
+  const attention = new Float32Array(T * T);
+  for (let t = 0; t < T; t++) for (let s = 0; s <= t; s++) attention[t * T + s] = 1 / (t + 1);
+  const svg = F.headThumb({ attention, shape: { L: 1, H, T }, layer: 0, head: 0 });
+  parse(svg);
+  assert.equal(cells(svg).length, T * (T + 1) / 2);
+  assert.equal((svg.match(/<g class="hidden">/g) || []).length, 1, 'one group of hidden cells');
+  assert.equal((svg.match(/<path /g) || []).length, 2, 'their squares and their hatching');
+  assert.equal((svg.match(/z/g) || []).length, T * (T - 1) / 2, 'a square per hidden cell');
+  const bare = F.headThumb({ attention, shape: { L: 1, H, T }, layer: 0, head: 0, titles: false });
+  parse(bare);
+  assert.equal((bare.match(/<rect class="lb-cell"/g) || []).length, T * (T + 1) / 2, 'a cell per visible weight');
+  assert.equal((bare.match(/<title>/g) || []).length, 1, 'only the figure\'s own title');
+});

@@ -109,22 +109,22 @@ function pooled(rows, step) {
 
 /** one head's small map (no labels): the heads grid's and the layer figure's thumbnails; over THUMB_CELLS
  * tokens, blocks of tokens drawn by their largest weight */
-export function thumb({ attention, shape, layer, head, x, y, size }) {
+export function thumb({ attention, shape, layer, head, x, y, size, titles = true }) {
   const rows = headRows(attention, shape, layer, head), name = `head ${headName(layer, head)}`;
   const step = Math.ceil(shape.T / THUMB_CELLS);
   if (step === 1) {
     return heatmap({ x, y, values: rows, name, cell: size / shape.T, showValues: false,
-      title: (r, c, v) => `${name}: token ${r} looks at token ${c} with weight ${fixed(v, 3)}` });
+      title: titles && ((r, c, v) => `${name}: token ${r} looks at token ${c} with weight ${fixed(v, 3)}`) });
   }
   const values = pooled(rows, step), span = (i) => `${i * step} to ${Math.min(shape.T, (i + 1) * step) - 1}`;
   return heatmap({ x, y, values, name, cell: size / values.length, showValues: false,
-    title: (r, c, v) => `${name}: tokens ${span(r)} look at tokens ${span(c)} with largest weight ${fixed(v, 3)}` });
+    title: titles && ((r, c, v) => `${name}: tokens ${span(r)} look at tokens ${span(c)} with largest weight ${fixed(v, 3)}`) });
 }
 
 /** one head's small map as a standalone SVG of size × size (the heads grid's cells in a page) */
-export function headThumb({ attention, shape, layer, head, size = 120 }) {
+export function headThumb({ attention, shape, layer, head, size = 120, titles = true }) {
   check(attention, shape, layer, head);
-  return svgDocument({ width: size, height: size, kind: 'thumb', body: thumb({ attention, shape, layer, head, x: 0, y: 0, size }).svg,
+  return svgDocument({ width: size, height: size, kind: 'thumb', body: thumb({ attention, shape, layer, head, x: 0, y: 0, size, titles }).svg,
     title: `Attention weights of head ${headName(layer, head)} over ${shape.T} tokens`,
     desc: `A ${shape.T} by ${shape.T} heat map: row t is how token t shares its weight over tokens 0 to t (darker is more).` });
 }

@@ -17,7 +17,7 @@ export function magnitude(values) {
 /**
  * values: rows of numbers (null: hidden); scale: 'weight' ([0, 1]) or 'signed'; name: the matrix's name (data-m);
  * cell: size; title(r, c, v): a cell's title; rowLabels/colLabels: arrays of text (tokens are drawn mono);
- * digits: decimals written in the cells (when they fit). Returns { svg, width, height, left, top } where left/top
+ * digits: decimals written in the cells (when they fit); title null: cells without a title. Returns { svg, width, height, left, top } where left/top
  * is where the cells start.
  */
 export function heatmap({ x = 0, y = 0, values, scale = 'weight', name, cell = 24, title, rowLabels, colLabels,
@@ -28,7 +28,7 @@ export function heatmap({ x = 0, y = 0, values, scale = 'weight', name, cell = 2
   const rowW = rowLabels ? Math.max(...rowLabels.map((t) => monoWidth(t, labelSize))) + 6 : 0;
   const colH = colLabels ? Math.max(...colLabels.map((t) => monoWidth(t, labelSize))) * 0.71 + 8 : 0;   // labels at 45°
   const left = x + rowW, top = y + colH;
-  const parts = [];
+  const parts = [], hidden = [], hatch = [];
   // the widest number written ("-0.71") fits the cell with a point to spare
   const fontSize = Math.min(11, cell * 0.42, (cell - 3) / ((digits + 2.5) * 0.6));
   const written = showValues && fontSize >= 7.5;
@@ -37,18 +37,24 @@ export function heatmap({ x = 0, y = 0, values, scale = 'weight', name, cell = 2
       const v = values[r][c];
       const cx = left + c * cell, cy = top + r * cell;
       if (v === null) {
-        parts.push(`<g class="hidden"><rect x="${px(cx)}" y="${px(cy)}" width="${px(cell)}" height="${px(cell)}" fill="${VOID}" stroke="${RULE}" stroke-width="0.5"/>`
-          + `<path d="M${px(cx)} ${px(cy + cell)}L${px(cx + cell)} ${px(cy)}" stroke="${RULE}" stroke-width="1"/></g>`);
+        hidden.push(`M${px(cx)} ${px(cy)}h${px(cell)}v${px(cell)}h${px(-cell)}z`);
+        hatch.push(`M${px(cx)} ${px(cy + cell)}L${px(cx + cell)} ${px(cy)}`);
         continue;
       }
       const lab = scale === 'weight' ? weightLab(v) : signedLab(v, m);
       parts.push(`<rect class="lb-cell" x="${px(cx)}" y="${px(cy)}" width="${px(cell)}" height="${px(cell)}" fill="${hexOf(lab, scale, v, m)}" `
-        + `data-m="${esc(name)}" data-r="${r}" data-c="${c}" data-v="${fixed(v, 4)}"><title>${esc(title(r, c, v))}</title></rect>`);
+        + `data-m="${esc(name)}" data-r="${r}" data-c="${c}" data-v="${fixed(v, 4)}">${title ? `<title>${esc(title(r, c, v))}</title>` : ''}</rect>`);
       if (written) {
         parts.push(text(cx + cell / 2, cy + cell / 2 + fontSize * 0.36, fixed(v, digits), { size: px(fontSize), anchor: 'middle', fill: inkOn(lab),
           attrs: { 'aria-hidden': 'true', 'pointer-events': 'none' } }));
       }
     }
+  }
+  // the hidden cells as two paths (their squares, their hatching), not three elements each: a page shows dozens of
+  // maps, and T × T elements apiece made its every layout slow
+  if (hidden.length) {
+    parts.unshift(`<g class="hidden"><path d="${hidden.join('')}" fill="${VOID}" stroke="${RULE}" stroke-width="0.5"/>`
+      + `<path d="${hatch.join('')}" stroke="${RULE}" stroke-width="1"/></g>`);
   }
   parts.push(`<rect x="${px(left)}" y="${px(top)}" width="${px(cols * cell)}" height="${px(rows * cell)}" fill="none" stroke="${RULE}"/>`);
   if (rowLabels) {

@@ -37,7 +37,7 @@ export function headMap(o: AttentionFigure & { layer: number; head: number; cell
 /** the explorer's strip: the tokens shaded by the weight `query` (default: the last) puts on each; head -1: the layer's heads averaged */
 export function strip(o: AttentionFigure & { layer: number; head: number; query?: number; width?: number }): string;
 /** one head's small map as a standalone SVG (no labels): the heads grid's cells */
-export function headThumb(o: { attention: Attention; shape: AttentionShape; layer: number; head: number; size?: number }): string;
+export function headThumb(o: { attention: Attention; shape: AttentionShape; layer: number; head: number; size?: number; titles?: boolean }): string;
 /** every head of one layer */
 export function layerHeads(o: AttentionFigure & { layer: number; size?: number }): string;
 export type HabitScores = Partial<Record<'previous_token' | 'start_mark' | 'induction' | 'four_or_more_back', number | null>>;

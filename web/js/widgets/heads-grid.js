@@ -201,9 +201,11 @@ class HeadsGrid extends ModelWidget {
     const heads = this.order();
     const score = (key, x) => habit(this.habits, key, x.layer, x.head);
     // the visible text is the accessible name: "5.1 prev 0.53 start 0.00 ind 0.00"; each habit's pair never wraps
+    // each map without a title per cell: it sits hidden from screen readers in a button its text names, its cells are
+    // a few pixels wide, and L × H maps of T × T titles made the page slow to lay out (the head opens in full beside)
     const { attention } = this.result;
     grid.innerHTML = heads.map((x, i) => `<button type="button" class="cell" tabindex="${i ? -1 : 0}"${i ? '' : ' data-fold-end'} data-head="${headName(x.layer, x.head)}">
-      <span aria-hidden="true">${headThumb({ attention, shape, layer: x.layer, head: x.head, size: 150 })}</span><b>${headName(x.layer, x.head)}</b>
+      <span aria-hidden="true">${headThumb({ attention, shape, layer: x.layer, head: x.head, size: 150, titles: false })}</span><b>${headName(x.layer, x.head)}</b>
       <span class="s">${HABITS.map(([k, , s]) => (score(k, x) === null ? '' : `<span>${s} ${fmt(score(k, x), 2)}</span>`)).filter(Boolean).join('') || (this.card === null ? 'measuring…' : 'no card')}</span></button>`).join('');
     const table = this.root.querySelector('table.heads');
     const even = (k) => (this.habits?.heads?.[k] ? ` (even ${fmt(this.habits.heads[k].even, 2)})` : '');

@@ -108,8 +108,12 @@ class Shuffle extends ModelWidget {
     const input = this.root.querySelector('input.text');
     input.value = this.text;
     input.addEventListener('change', () => {
+      const text = input.value.trim() || TEXT;
+      // the same text committed again (the browser sends a change when the field loses focus): the words keep
+      // the order the reader gave them, and a word moved meanwhile is not dropped while the text is read again
+      if (text === this.text) return;
       this.markInput();
-      this.text = input.value.trim() || TEXT;
+      this.text = text;
       this.tokens = null;
       this.wantOrder = null;
       this.invalidate({ now: true });
