@@ -17,8 +17,8 @@ export function magnitude(values) {
 /**
  * values: rows of numbers (null: hidden); scale: 'weight' ([0, 1]) or 'signed'; name: the matrix's name (data-m);
  * cell: size; title(r, c, v): a cell's title; rowLabels/colLabels: arrays of text (tokens are drawn mono);
- * digits: decimals written in the cells (when they fit); title null: cells without a title. Returns { svg, width, height, left, top } where left/top
- * is where the cells start.
+ * digits: decimals written in the cells (when they fit); no title function: cells without a title. Returns { svg,
+ * width, height, left, top } where left/top is where the cells start.
  */
 export function heatmap({ x = 0, y = 0, values, scale = 'weight', name, cell = 24, title, rowLabels, colLabels,
   digits = 2, max = null, labelSize = 11, showValues = true }) {
