@@ -123,6 +123,8 @@ test("on a phone a folded widget ends under a whole, labelled part: a row of hea
         firstRow: cells.filter((c) => Math.round(c.getBoundingClientRect().top) === Math.round(cells[0]?.getBoundingClientRect().top)).length,
         // a figure's first matrix shown whole with the caption above it
         matrix: first ? whole(first) : null, caption: caption && whole(caption) ? caption.textContent.trim() : null,
+        // a map's legend, where one goes with it (the even spread marked on it)
+        legend: el.shadowRoot.querySelector('g.habit g.legend') ? whole(el.shadowRoot.querySelector('g.habit g.legend')) : null,
       };
     });
   };
@@ -137,6 +139,7 @@ test("on a phone a folded widget ends under a whole, labelled part: a row of hea
   }
   const h = await seen('w-habits');
   assert.equal(h.matrix, true, `the habits widget shows its first map whole: ${JSON.stringify(h)}`);
+  assert.equal(h.legend, true, `with its legend and even-spread mark: ${JSON.stringify(h)}`);
 });
 
 test('on a phone a folded widget shows all of itself on request, folds again, and unfolds for keyboard focus', T, async () => {

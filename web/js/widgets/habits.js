@@ -182,8 +182,8 @@ class Habits extends ModelWidget {
       // (narrow: cells of 31 px, whose numbers are drawn at 10 px or more)
       fig.innerHTML = narrow ? habitsMap({ habits: this.habitList(), maxWidth: width, cell: 31 }) : this.figure();
       fig.dataset.card = drawn;
-      // folded on a phone, the widget shows the first map whole
-      fig.querySelector('g.heatmap')?.setAttribute('data-fold-end', '');
+      // folded on a phone, the widget shows the first map whole, down to its legend with the even spread marked
+      fig.querySelector('g.habit g.legend')?.setAttribute('data-fold-end', '');
     }
     const ev = this.card.evaluation;
     this.root.querySelector('.source').textContent = `Card: averaged over ${ev?.head_texts ?? 'the'} held-out texts. `
