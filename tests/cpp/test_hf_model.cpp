@@ -11,6 +11,7 @@
 #include "model/errors.hpp"
 #include "model/hf_model.hpp"
 #include "model/hf_tokenizer.hpp"
+#include "model/pretokenize.hpp"
 #include "hf_fixtures.hpp"
 
 using namespace lookback;
@@ -40,8 +41,24 @@ TEST_CASE("gpt2_chunks splits as GPT-2's pattern does") {
   CHECK(gpt2_chunks("") == V{});
 }
 
+TEST_CASE("the Split patterns of Llama 3 and Qwen2 and GPT-2's split by Unicode letters, numbers and spaces") {
+  using V = std::vector<std::string>;
+  const std::string text = "Hello world 12345!!\n\n  x";
+  CHECK(pretokenize(SplitPattern::llama3, text) == V{"Hello", " world", " ", "123", "45", "!!\n\n", " ", " x"});
+  CHECK(pretokenize(SplitPattern::qwen2, text) == V{"Hello", " world", " ", "1", "2", "3", "4", "5", "!!\n\n", " ", " x"});
+  // contractions: any case in the Split patterns, lower case only in GPT-2's
+  CHECK(pretokenize(SplitPattern::llama3, "I'LL") == V{"I", "'LL"});
+  CHECK(pretokenize(SplitPattern::gpt2, "I'LL") == V{"I", "'", "LL"});
+  // an emoji is no letter; CJK and Arabic letters are; a tab before a word joins it in the Split patterns
+  CHECK(pretokenize(SplitPattern::gpt2, "a\U0001F600b \u4E2D\u6587 \u0645\u0631") == V{"a", "\U0001F600", "b", " \u4E2D\u6587", " \u0645\u0631"});
+  CHECK(pretokenize(SplitPattern::llama3, "x\tword") == V{"x", "\tword"});
+  CHECK(pretokenize(SplitPattern::llama3, "") == V{});
+  SplitPattern p = SplitPattern::gpt2;
+  CHECK_FALSE(split_pattern_of("\\s+", p));
+}
+
 TEST_CASE("the byte-level BPE merges by rank and decodes back to the bytes") {
-  const HfByteBpeTokenizer t(tokenizer_json(), 300, 259, 260);
+  const HfBpeTokenizer t(tokenizer_json(), 300, 259, 260);
   CHECK(t.kind() == "hf-byte-bpe");
   CHECK(t.vocab_size() == 300);
   // " the" -> Ġt (256) + he (257) -> Ġthe (258)
@@ -59,18 +76,20 @@ TEST_CASE("the byte-level BPE merges by rank and decodes back to the bytes") {
 }
 
 TEST_CASE("add_prefix_space puts a space before the text") {
-  const HfByteBpeTokenizer t(tokenizer_json(R"({"type":"ByteLevel","add_prefix_space":true})"), 261, 259, 260);
+  const HfBpeTokenizer t(tokenizer_json(R"({"type":"ByteLevel","add_prefix_space":true})"), 261, 259, 260);
   CHECK(t.encode("the", false) == std::vector<int>{258});
 }
 
 TEST_CASE("tokenizers that are not byte-level BPE are refused with what is read") {
-  CHECK(error_of([] { HfByteBpeTokenizer(R"({"model":{"type":"Unigram","vocab":[]}})", 10, 0, 1); })
-            .find("model type \"Unigram\"; lookback reads byte-level BPE") != std::string::npos);
-  CHECK(error_of([] { HfByteBpeTokenizer(R"({"model":{"type":"BPE","byte_fallback":true,"vocab":{},"merges":[]}})", 10, 0, 1); })
-            .find("byte_fallback") != std::string::npos);
-  CHECK(error_of([] { HfByteBpeTokenizer(tokenizer_json(R"({"type":"Metaspace"})"), 300, 259, 260); })
-            .find("pre_tokenizer") != std::string::npos);
-  CHECK(error_of([] { HfByteBpeTokenizer(tokenizer_json(), 200, 0, 1); }).find("outside the model's vocabulary of 200") !=
+  CHECK(error_of([] { HfBpeTokenizer(R"({"model":{"type":"Unigram","vocab":[]}})", 10, 0, 1); })
+            .find("model type \"Unigram\"; lookback reads BPE tokenizers") != std::string::npos);
+  CHECK(error_of([] { HfBpeTokenizer(R"({"model":{"type":"BPE","byte_fallback":true,"vocab":{},"merges":[]}})", 10, 0, 1); })
+            .find("byte_fallback needs <0x00> to <0xFF>") != std::string::npos);
+  CHECK(error_of([] { HfBpeTokenizer(tokenizer_json(R"({"type":"Metaspace"})"), 300, 259, 260); })
+            .find("is not one lookback reads (ByteLevel") != std::string::npos);
+  CHECK(error_of([] { HfBpeTokenizer(tokenizer_json(R"({"type":"Split","pattern":{"Regex":"\\s+"},"behavior":"Isolated"})"), 300, 259, 260); })
+            .find("a regex lookback does not implement") != std::string::npos);
+  CHECK(error_of([] { HfBpeTokenizer(tokenizer_json(), 200, 0, 1); }).find("outside the model's vocabulary of 200") !=
         std::string::npos);
 }
 

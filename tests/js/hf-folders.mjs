@@ -157,17 +157,17 @@ function llamaTensors(c, t, { qkvBias = false, qkNorm = false }) {
   return out;
 }
 
-// The named architecture's tensors from `seed`.
-export function randomTensors(arch, seed) {
+// The named architecture's tensors from `seed` (config: keys that replace the architecture's config.json's).
+export function randomTensors(arch, seed, config = {}) {
   const a = ARCHITECTURES[arch];
-  return a.tensors(a.config, filler(seed));
+  return a.tensors({ ...a.config, ...config }, filler(seed));
 }
 
 // Writes folder `path` of architecture `arch` with seeded random weights; shards: the number of safetensors
 // files (1: model.safetensors; more: model-0000i-of-0000n.safetensors with model.safetensors.index.json).
 export async function writeHfFolder(path, arch, { seed = 1, shards = 1, config = {} } = {}) {
   await mkdir(path, { recursive: true });
-  const tensors = randomTensors(arch, seed);
+  const tensors = randomTensors(arch, seed, config);
   await writeFile(join(path, 'config.json'), JSON.stringify({ ...ARCHITECTURES[arch].config, ...config }));
   await writeFile(join(path, 'tokenizer.json'), JSON.stringify(byteLevelTokenizer()));
   if (shards === 1) {

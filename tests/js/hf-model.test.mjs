@@ -210,7 +210,6 @@ test('files that once loaded wrong are refused, naming file, key and what was wa
   await refused('dropout', [weights, hfConfig(), { ...tok, model: { ...tok.model, dropout: 0.1 } }], /dropout 0\.1/);
   await refused('prefix', [weights, hfConfig(), { ...tok, model: { ...tok.model, continuing_subword_prefix: '##' } }], /continuing_subword_prefix "##"/);
   await refused('suffix', [weights, hfConfig(), { ...tok, model: { ...tok.model, end_of_word_suffix: '</w>' } }], /end_of_word_suffix/);
-  await refused('ignore', [weights, hfConfig(), { ...tok, model: { ...tok.model, ignore_merges: true } }], /ignore_merges/);
   for (const quiet of [{ normalizer: null }, { model: { ...tok.model, dropout: null, continuing_subword_prefix: null, end_of_word_suffix: '' } }]) {
     (await lb.loadModel(await folder('quiet', weights, hfConfig(), { ...tok, ...quiet }))).dispose();
   }

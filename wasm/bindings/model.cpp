@@ -68,6 +68,7 @@ val info_js(int handle, const Entry& e) {
   r.set("handle", handle);
   r.set("config", config_js(c));
   r.set("tokenizer", e.model.tokenizer->kind());
+  r.set("normalize", e.model.tokenizer->normalization());
   r.set("parameters", double(parameter_count(c)));
   r.set("weights", std::string(weight_format_name(e.model.transformer->matrices().format())));
   return r;

@@ -505,7 +505,7 @@ LoadedModel load_hf_model(const std::vector<SafetensorsFile>& files, const std::
   const HfArchitecture& arch = architecture_of(j);
   const ModelConfig c = config_of(j, arch);
   std::shared_ptr<const Tokenizer> tok =
-      std::make_shared<HfByteBpeTokenizer>(tokenizer_json, c.vocab_size, c.bos_id, c.eos_id);
+      std::make_shared<HfBpeTokenizer>(tokenizer_json, c.vocab_size, c.bos_id, c.eos_id);
   auto model = std::make_shared<const Transformer>(read_weights(arch, j, c, files, index_json), format);
   return {std::move(model), std::move(tok)};
 }

@@ -31,6 +31,8 @@ class Tokenizer {
   }
   // Display text of one id, always valid UTF-8: "◆" start, "◇" end, bytes that are not text as "<0xE2>".
   virtual std::string token_text(int id) const = 0;
+  // A Unicode normalization the caller applies to text before encode ("NFC"), or "" for none.
+  virtual std::string normalization() const { return ""; }
 };
 
 // The tokenizer of a bundle from tokenizer.json text (the byte-BPE format); ModelError when malformed.

@@ -338,7 +338,10 @@ export type TextOrIds = string | TokenIds;
 
 export interface ModelInfo {
   config: ModelConfig;
-  tokenizer: 'byte-bpe' | 'llama2c';
+  /** also 'hf-byte-bpe', 'hf-sentencepiece-bpe' (tokenizer.json) and a GGUF's tokenizer */
+  tokenizer: 'byte-bpe' | 'llama2c' | string;
+  /** a Unicode normalization the API applies to text before encoding ('NFC'), '' for none */
+  normalize?: string;
   parameters: number;
   /** the weight format chosen at load */
   weights: WeightStorage;

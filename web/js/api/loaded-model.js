@@ -34,6 +34,7 @@ export class LoadedModel {
     this.#handle = info.handle;
     this.#info = { config: info.config, tokenizer: info.tokenizer, parameters: info.parameters, format: info.format };
     if (info.weights !== undefined) this.#info.weights = info.weights;
+    if (info.normalize) this.#info.normalize = info.normalize;
     this.#names = names;
     Object.defineProperty(this, 'M', { enumerable: false });
     finalizer?.register(this, { M, free: names.dispose, handle: info.handle }, this);
@@ -57,6 +58,8 @@ export class LoadedModel {
    * the window keeps of the full encoding. */
   _ids(fn, input, { bos = true, window = false } = {}) {
     if (typeof input === 'string') {
+      // a normalization the tokenizer names (NFC) and the core leaves to its caller
+      if (this.#info.normalize) input = input.normalize(this.#info.normalize);
       return checked(window ? this.M[this.#names.encodeTail](this._live(fn), input, bos, this.context)
         : this.M[this.#names.encode](this._live(fn), input, bos));
     }
