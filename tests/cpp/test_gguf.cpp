@@ -45,13 +45,29 @@ std::vector<float> logits_of(std::shared_ptr<const Transformer> m, const std::ve
   return s.all_logits();
 }
 
-LoadedModel load(const std::vector<std::uint8_t>& bytes, WeightFormat f = WeightFormat::f32) {
+LoadedModel load(const std::vector<std::uint8_t>& bytes, Storage f = WeightFormat::f32) {
   ModelFiles files;
   files.weights = bytes.data();
   files.weights_size = bytes.size();
   AnyModel m = load_model(files, f);
   REQUIRE(std::holds_alternative<LoadedModel>(m));
   return std::get<LoadedModel>(m);
+}
+
+// The tensor's bytes replaced by random blocks of `type` with small finite scales (d, and dmin for Q4_K/Q5_K,
+// 2^-9 · (1 + a little) in each block); its decoded values into `decoded`.
+void random_blocks(GgufWriter::T& tensor, std::uint32_t type, Rng& rng, float* decoded) {
+  const GgmlType& t = *ggml_type(type);
+  const std::size_t n = std::size_t(tensor.dims[0] * tensor.dims[1]);
+  tensor.type = type;
+  tensor.bytes.resize(n / std::size_t(t.block) * std::size_t(t.block_bytes));
+  for (auto& byte : tensor.bytes) byte = std::uint8_t(rng.next());
+  const std::size_t d_at = type == 14 ? 208 : 0;
+  for (std::size_t b = 0; b < tensor.bytes.size(); b += std::size_t(t.block_bytes)) {
+    tensor.bytes[b + d_at] = std::uint8_t(rng.next()), tensor.bytes[b + d_at + 1] = 0x18;
+    if (type == 12 || type == 13) tensor.bytes[b + 2] = std::uint8_t(rng.next()), tensor.bytes[b + 3] = 0x18;
+  }
+  dequantize_ggml(t, tensor.bytes.data(), n, decoded);
 }
 
 }  // namespace
@@ -171,23 +187,10 @@ TEST_CASE("Q4_0, Q4_K, Q5_K and Q6_K matrices run as their decoded weights, also
   const std::vector<int> ids = random_ids(rng, 8, c.vocab_size, c.bos_id);
   for (std::uint32_t type : {2u, 12u, 13u, 14u}) {
     CAPTURE(ggml_type_name(type));
-    const GgmlType& t = *ggml_type(type);
     GgufWriter g = llama_gguf(w, pieces, scores, 0);
     Weights expected = w;
-    for (GgufWriter::T& tensor : g.tensors) {
-      if (tensor.dims.size() != 2) continue;
-      const std::size_t n = std::size_t(tensor.dims[0] * tensor.dims[1]);
-      tensor.type = type;
-      tensor.bytes.resize(n / std::size_t(t.block) * std::size_t(t.block_bytes));
-      for (auto& byte : tensor.bytes) byte = std::uint8_t(rng.next());
-      // small finite scales: d (and dmin) 2^-9 · (1 + a little) in each block
-      const std::size_t d_at = type == 14 ? 208 : 0;
-      for (std::size_t b = 0; b < tensor.bytes.size(); b += std::size_t(t.block_bytes)) {
-        tensor.bytes[b + d_at] = std::uint8_t(rng.next()), tensor.bytes[b + d_at + 1] = 0x18;
-        if (type == 12 || type == 13) tensor.bytes[b + 2] = std::uint8_t(rng.next()), tensor.bytes[b + 3] = 0x18;
-      }
-      dequantize_ggml(t, tensor.bytes.data(), n, expected.tensor(gguf_to_lookback_name(tensor.name)));
-    }
+    for (GgufWriter::T& tensor : g.tensors)
+      if (tensor.dims.size() == 2) random_blocks(tensor, type, rng, expected.tensor(gguf_to_lookback_name(tensor.name)));
     const std::vector<std::uint8_t> file = g.bytes();
     const auto have = logits_of(load(file).transformer, ids);
     const auto want = logits_of(std::make_shared<const Transformer>(Weights(expected)), ids);
@@ -195,6 +198,47 @@ TEST_CASE("Q4_0, Q4_K, Q5_K and Q6_K matrices run as their decoded weights, also
     const auto q8 = logits_of(load(file, WeightFormat::q8).transformer, ids);
     const auto want_q8 = logits_of(std::make_shared<const Transformer>(std::move(expected), WeightFormat::q8), ids);
     for (std::size_t i = 0; i < want.size(); ++i) REQUIRE(q8[i] == want_q8[i]);
+  }
+}
+
+TEST_CASE("a GGUF's matrices are held as q8 when one is quantised, f16 when F16, else f32, unless the caller chooses") {
+  const ModelConfig c = gguf_test_config(256, 256);
+  const Weights w = random_weights(c, 13);
+  std::vector<std::string> pieces;
+  std::vector<float> scores;
+  vocabulary({}, c.vocab_size, pieces, scores);
+  Rng rng(7);
+  const std::vector<int> ids = random_ids(rng, 8, c.vocab_size, c.bos_id);
+  const std::pair<std::uint32_t, WeightFormat> cases[] = {
+      {0, WeightFormat::f32}, {1, WeightFormat::f16}, {30, WeightFormat::f32}, {8, WeightFormat::q8},
+      {2, WeightFormat::q8},  {12, WeightFormat::q8}, {13, WeightFormat::q8},  {14, WeightFormat::q8}};
+  for (const auto& one : cases) {
+    const std::uint32_t type = one.first;  // (not a structured binding: CAPTURE's lambda cannot name one in C++17)
+    const WeightFormat held = one.second;
+    CAPTURE(ggml_type_name(type));
+    // the matrices in F32 but one (a layer's ffn_down) in the type, as mixed files (Q4_K_M) hold them
+    GgufWriter g = llama_gguf(w, pieces, scores, 0);
+    Weights expected = w;
+    for (GgufWriter::T& tensor : g.tensors) {
+      if (tensor.name != "blk.1.ffn_down.weight") continue;
+      float* decoded = expected.tensor(gguf_to_lookback_name(tensor.name));
+      const std::size_t n = std::size_t(tensor.dims[0] * tensor.dims[1]);
+      if (ggml_type(type)->block > 1 && type != 8) {
+        random_blocks(tensor, type, rng, decoded);
+      } else {
+        tensor.type = type;
+        tensor.bytes = encode_ggml(decoded, n, type);
+        dequantize_ggml(*ggml_type(type), tensor.bytes.data(), n, decoded);
+      }
+    }
+    const std::vector<std::uint8_t> file = g.bytes();
+    CHECK(gguf_storage(read_gguf(file.data(), file.size())) == held);
+    const LoadedModel m = load(file, std::nullopt);
+    CHECK(m.transformer->matrices().format() == held);
+    const auto want = logits_of(std::make_shared<const Transformer>(Weights(expected), held), ids);
+    CHECK(logits_of(m.transformer, ids) == want);
+    CHECK(load(file, WeightFormat::f32).transformer->matrices().format() == WeightFormat::f32);
+    CHECK(load(file, WeightFormat::f16).transformer->matrices().format() == WeightFormat::f16);
   }
 }
 

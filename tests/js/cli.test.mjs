@@ -92,7 +92,7 @@ test('--help for the program and for each command', () => {
   }
   // the formats and weight storages are the core's lists
   const { formats, weights } = lb.modelFormats();
-  assert.match(main.stdout, new RegExp(`--weights W .*: ${weights.join(', ')} \\(default ${weights[0]}\\)`));
+  assert.match(main.stdout, new RegExp(`--weights W .*: ${weights.join(', ')} \\(default ${weights[0]}; a GGUF: as its tensor types suggest\\)`));
   for (const f of formats) assert.ok(main.stdout.replace(/\s+/g, ' ').includes(f.files), f.name);
 });
 

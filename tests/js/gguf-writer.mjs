@@ -1,5 +1,6 @@
-// A GGUF (version 3) writer for the JS tests: typed metadata, F32 tensors, the alignment padding, and a llama
-// GGUF made from a lookback safetensors bundle (lb.randomWeights) with a SentencePiece-style vocabulary.
+// A GGUF (version 3) writer for the JS tests: typed metadata, F32, F16, Q8_0 and Q4_0 tensors, the alignment
+// padding, and a llama GGUF made from a lookback safetensors bundle (lb.randomWeights) with a SentencePiece-style
+// vocabulary.
 // Not a converter for users (lookback reads GGUF, it does not write it); the C++ twin is tests/cpp/gguf_writer.hpp.
 
 const TYPE = { u32: 4, i32: 5, f32: 6, string: 8, array: 9 };
@@ -23,8 +24,53 @@ class Bytes {
   }
 }
 
+// float32 -> IEEE half bits, rounded to nearest even (as ggml's GGML_FP32_TO_FP16 on finite values).
+export function halfBits(x) {
+  const f = new Float32Array([x]), u = new Uint32Array(f.buffer)[0];
+  const sign = (u >>> 16) & 0x8000, exp = (u >>> 23) & 0xff, man = u & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (man ? 0x200 : 0);
+  const e = exp - 127 + 15;
+  if (e >= 31) return sign | 0x7c00;
+  const round = (m, shift) => {  // m >> shift, rounded to nearest even
+    const q = m >>> shift, rest = m - q * 2 ** shift, half = 2 ** (shift - 1);
+    return rest > half || (rest === half && (q & 1)) ? q + 1 : q;
+  };
+  if (e <= 0) return e < -10 ? sign : sign | round(man | 0x800000, 14 - e);
+  return (sign | (e << 10)) + round(man, 13);  // a carry out of the mantissa raises the exponent, as it should
+}
+
+// A tensor's values as ggml type `type` bytes: F32, F16, or Q8_0 / Q4_0 as ggml's reference quantisers
+// (quantize_row_q8_0_ref, quantize_row_q4_0_ref) write them: blocks of 32 with a half-precision scale d.
+const ENCODE = {
+  F32: { id: 0, encode: (x) => new Uint8Array(x.buffer.slice(x.byteOffset, x.byteOffset + x.byteLength)) },
+  F16: { id: 1, encode: (x) => new Uint8Array(Uint16Array.from(x, halfBits).buffer) },
+  Q8_0: { id: 8, encode: (x) => blocks(x, 34, (b, out, v) => {
+    const amax = Math.max(...b.map(Math.abs)), d = Math.fround(amax / 127), id = d ? Math.fround(1 / d) : 0;
+    v.setUint16(0, halfBits(d), true);
+    const roundf = (y) => Math.sign(y) * Math.round(Math.abs(y));  // halves away from zero, as C's roundf
+    b.forEach((y, j) => { v.setInt8(2 + j, roundf(Math.fround(y * id))); });
+  }) },
+  Q4_0: { id: 2, encode: (x) => blocks(x, 18, (b, out, v) => {
+    const max = b.reduce((m, y) => (Math.abs(y) > Math.abs(m) ? y : m), 0);
+    const d = Math.fround(max / -8), id = d ? Math.fround(1 / d) : 0;
+    v.setUint16(0, halfBits(d), true);
+    const q = (y) => Math.min(15, Math.trunc(Math.fround(Math.fround(y * id) + 8.5)));
+    for (let j = 0; j < 16; j++) out[2 + j] = q(b[j]) | (q(b[16 + j]) << 4);
+  }) },
+};
+
+function blocks(x, bytes, write) {
+  const out = new Uint8Array((x.length / 32) * bytes);
+  for (let i = 0; i < x.length / 32; i++) {
+    const part = out.subarray(i * bytes, (i + 1) * bytes);
+    write(Array.from(x.subarray(i * 32, (i + 1) * 32)), part, new DataView(part.buffer, part.byteOffset, bytes));
+  }
+  return out;
+}
+
 // metadata: [key, kind, value] with kind 'u32' | 'i32' | 'f32' | 'string' | ['array', element kind];
-// tensors: { name, dims (innermost first, as ggml lists them), data: Float32Array }.
+// tensors: { name, dims (innermost first, as ggml lists them), data: Float32Array, type ('F32' when absent,
+// 'F16', 'Q8_0', 'Q4_0') }.
 export function writeGguf(metadata, tensors) {
   const o = new Bytes();
   o.raw(new TextEncoder().encode('GGUF'));
@@ -44,17 +90,18 @@ export function writeGguf(metadata, tensors) {
     }
   }
   let offset = 0;
-  for (const t of tensors) {
+  const data = tensors.map((t) => ENCODE[t.type ?? 'F32'].encode(t.data));
+  tensors.forEach((t, i) => {
     o.string(t.name);
     o.u32(t.dims.length);
     for (const d of t.dims) o.u64(d);
-    o.u32(0);  // F32
+    o.u32(ENCODE[t.type ?? 'F32'].id);
     o.u64(offset);
-    offset += Math.ceil(t.data.byteLength / ALIGN) * ALIGN;
-  }
+    offset += Math.ceil(data[i].length / ALIGN) * ALIGN;
+  });
   o.pad();
-  for (const t of tensors) {
-    o.raw(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+  for (const d of data) {
+    o.raw(d);
     o.pad();
   }
   return o.bytes();
@@ -97,8 +144,9 @@ export function llamaVocabulary(V) {
   return { tokens, scores, types };
 }
 
-// A llama GGUF of a lookback bundle's weights (config: the bundle's; adjacent-pair rotary, no q/k norms).
-export function llamaGguf(config, safetensors) {
+// A llama GGUF of a lookback bundle's weights (config: the bundle's; adjacent-pair rotary, no q/k norms), its
+// matrices in ggml type `matrixType` (norms F32, as llama.cpp's converter keeps them).
+export function llamaGguf(config, safetensors, matrixType = 'F32') {
   const { tokens, scores, types } = llamaVocabulary(config.vocab_size);
   const a = 'llama.';
   const metadata = [
@@ -123,6 +171,6 @@ export function llamaGguf(config, safetensors) {
     ['tokenizer.ggml.eos_token_id', 'u32', config.eos_id],
   ];
   const tensors = readSafetensors(safetensors)
-    .map((t) => ({ name: ggufName(t.name), dims: [...t.shape].reverse(), data: t.data }));
+    .map((t) => ({ name: ggufName(t.name), dims: [...t.shape].reverse(), data: t.data, type: t.shape.length === 2 ? matrixType : 'F32' }));
   return writeGguf(metadata, tensors);
 }

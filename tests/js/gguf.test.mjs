@@ -110,3 +110,34 @@ test('@huggingface/gguf reads the metadata and tensors lookback reports for the 
     g.dispose();
   }
 });
+
+test('GGUF bytes load without { tokenizer }; the matrices are held as their type suggests unless the caller chooses', async () => {
+  // rows of 32 values or more in every matrix (ggml's quantised blocks are 32 wide)
+  const config = { ...CONFIG, hidden_dim: 64 };
+  const random = lb.randomWeights(config, { seed: 8 });
+  const plain = await lb.loadModel(llamaGguf(config, random));
+  const want = plain.forward(IDS).logits;
+  plain.dispose();
+  for (const [type, held, id] of [['F32', 'f32', 0], ['F16', 'f16', 1], ['Q8_0', 'q8', 8], ['Q4_0', 'q8', 2]]) {
+    const bytes = llamaGguf(config, random, type);
+    const path = join(dir, `${type}.gguf`);
+    await writeFile(path, bytes);
+    // @huggingface/gguf reads the writer's tensor types and layout
+    const theirs = await gguf(path, { allowLocalFile: true });
+    for (const t of theirs.tensorInfos) assert.equal(t.dtype, t.shape.length === 2 ? id : 0, `${type} ${t.name}`);
+    const m = await lb.loadModel(bytes);
+    const f32 = await lb.loadModel(path, { weights: 'f32' });
+    try {
+      assert.equal(m.info.format, 'gguf');
+      assert.equal(m.info.weights, held, type);
+      assert.equal(f32.info.weights, 'f32', `${type}: the caller's choice wins`);
+      // the file's weights, as quantised: near the F32 file's logits, never equal once quantised
+      const got = f32.forward(IDS).logits, scale = Math.max(...want.map(Math.abs));
+      const err = Math.max(...got.map((x, i) => Math.abs(x - want[i])));
+      assert.ok(type === 'F32' ? err === 0 : err > 0 && err < 0.25 * scale, `${type}: max |logit error| ${err} of ${scale}`);
+    } finally {
+      m.dispose();
+      f32.dispose();
+    }
+  }
+});

@@ -1,6 +1,7 @@
 // node:test tests of modelSource (web/js/widgets/model-files.js), which turns the files a reader drops into
 // what loadModel takes by the core's list of formats: a safetensors bundle written here by randomWeights(), the
-// llama2.c stories260K files from shared/models/stories260K, and the messages for files that are not a model.
+// llama2.c stories260K files from shared/models/stories260K, a GGUF from tests/js/gguf-writer.mjs, and the
+// messages for files that are not a model.
 // Each accepted source is loaded through the JS API.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
 import { accepted, hint, modelSource as pick } from '../../web/js/widgets/model-files.js';
+import { llamaGguf, llamaVocabulary } from './gguf-writer.mjs';
 
 const lb = await loadLookback();
 const { formats } = lb.modelFormats();
@@ -25,6 +27,8 @@ const bundle = () => [
   { name: 'config.json', bytes: enc(JSON.stringify(CONFIG)) },
   { name: 'tokenizer.json', bytes: enc(TOKENIZER) },
 ];
+
+const LLAMA = { ...CONFIG, dim: 32, n_heads: 4, n_kv_heads: 4, head_dim: 8, hidden_dim: 64, vocab_size: 300, qk_norm: false, bos_id: 1, eos_id: 2 };
 
 const STORIES = fileURLToPath(new URL('../../shared/models/stories260K/', import.meta.url));
 
@@ -44,6 +48,18 @@ test('stories260K.bin with tok512.bin loads', async () => {
   const m = await lb.loadModel(source);
   assert.equal(m.info.tokenizer, 'llama2c');
   assert.equal(m.info.config.n_layers, 5);
+  m.dispose();
+});
+
+test('a .gguf alone loads: its tokenizer comes from the file, its storage from its tensor types', async () => {
+  const gguf = { name: 'tiny.gguf', bytes: llamaGguf(LLAMA, lb.randomWeights(LLAMA, { seed: 4 }), 'Q8_0') };
+  const { source, label } = modelSource([gguf]);
+  assert.equal(label, 'tiny.gguf');
+  assert.deepEqual(Object.keys(source), ['weights']);
+  const m = await lb.loadModel(source);
+  assert.equal(m.info.format, 'gguf');
+  assert.equal(m.info.weights, 'q8');
+  assert.deepEqual(m.encode('the', { bos: false }), [llamaVocabulary(LLAMA.vocab_size).tokens.indexOf('▁the')]);
   m.dispose();
 });
 

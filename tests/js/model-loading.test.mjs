@@ -6,7 +6,7 @@
 // Not the model's numerics (model.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -72,7 +72,10 @@ test('the core tells every format from the files: the same loadModel for a bundl
   const bytes = lb.randomWeights(CONFIG, { seed: 3 });
   await assert.rejects(lb.loadModel(bytes, { tokenizer: TOKENIZER }), (e) => e.code === 'LOOKBACK_BAD_MODEL'
     && /the weights are a safetensors file but no config\.json came with them; lookback reads /.test(e.message));
-  await assert.rejects(lb.loadModel(bytes), (e) => e.code === 'LOOKBACK_BAD_ARGUMENT' && /pass \{ tokenizer \}/.test(e.message));
+  // bytes alone: the core tells what is missing from the bytes (a GGUF holds its tokenizer: tests/js/gguf.test.mjs)
+  await assert.rejects(lb.loadModel(bytes), (e) => e.code === 'LOOKBACK_BAD_MODEL' && /no config\.json came with them/.test(e.message));
+  await assert.rejects(lb.loadModel(await readFile(`${stories}stories260K.bin`)), (e) => e.code === 'LOOKBACK_BAD_MODEL'
+    && /^the weights are llama2c \(llama2\.c checkpoints .*\) but no tokenizer came with them \(its tokenizer\.bin\)$/.test(e.message));
 });
 
 test('a Hugging Face tokenizer beside a lookback config, or a Hugging Face architecture lookback does not run, is refused', async () => {

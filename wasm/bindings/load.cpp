@@ -36,11 +36,14 @@ void shards_arg(const char* fn, const val& weights, ModelFiles& files, std::vect
 }
 
 // weights: the weights file's bytes, or a sharded checkpoint's { index, shards } (shards_arg); config:
-// config.json's text, or null/undefined when the files have none.
+// config.json's text, or null/undefined when the files have none; weight_format_name: a storage, or
+// null/undefined for the format's own choice (load.hpp: Storage).
 val load_js(val weights, val config, val tokenizer, val weight_format_name) {
   try {
     const char* fn = "loadModel";
-    const WeightFormat storage = weight_format(string_arg(fn, "weights", weight_format_name));
+    Storage storage;
+    if (!weight_format_name.isNull() && !weight_format_name.isUndefined())
+      storage = weight_format(string_arg(fn, "weights", weight_format_name));
     std::vector<std::vector<std::uint8_t>> kept;
     ModelFiles files;
     if (!weights.isNull() && !weights.isUndefined() && !weights.instanceof(val::global("Uint8Array")) &&
@@ -59,7 +62,7 @@ val load_js(val weights, val config, val tokenizer, val weight_format_name) {
     val info = std::visit([](auto&& m) {
       if constexpr (std::is_same_v<std::decay_t<decltype(m)>, LoadedModel>) return register_model(std::move(m));
       else return register_window(std::move(m));
-    }, format.load(files, storage));
+    }, load_as(format, files, storage));
     info.set("format", std::string(format.name));
     return info;
   } catch (const UnsupportedFormat& e) {

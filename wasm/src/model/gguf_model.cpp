@@ -159,7 +159,18 @@ std::string gguf_to_lookback_name(const std::string& name) {
   return "";
 }
 
-LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, WeightFormat format) {
+WeightFormat gguf_storage(const GgufFile& f) {
+  bool f16 = false;
+  for (const GgufTensor& t : f.tensors) {
+    if (t.dims.size() != 2) continue;
+    const GgmlType* type = ggml_type(t.type);
+    if (type && type->block > 1) return WeightFormat::q8;
+    f16 = f16 || t.type == 1;
+  }
+  return f16 ? WeightFormat::f16 : WeightFormat::f32;
+}
+
+LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, std::optional<WeightFormat> format) {
   const GgufFile f = read_gguf(bytes, size);
   const ModelConfig c = gguf_config(f);
   std::shared_ptr<const Tokenizer> tok = tokenizer(f, c);
@@ -181,7 +192,7 @@ LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, WeightFormat 
         model_error("GGUF: the tensor for ", s.name, " is missing");
   w.check_finite();
   check_tokenizer_fits(c, *tok);
-  auto model = std::make_shared<const Transformer>(std::move(w), format);
+  auto model = std::make_shared<const Transformer>(std::move(w), format.value_or(gguf_storage(f)));
   return {std::move(model), std::move(tok)};
 }
 

@@ -1,11 +1,12 @@
 // A model from a GGUF file: the architecture's metadata mapped to a ModelConfig, its tensors (any type
-// ggml_types.hpp reads, decoded to float32 at load and then stored as the caller's WeightFormat asks) to lookback's
+// ggml_types.hpp reads, decoded to float32 at load and then held as the caller asks, else by gguf_storage) to lookback's
 // names, and the tokenizer from tokenizer.ggml.*. Architectures: llama. Tokenizers: llama (sentencepiece-style
 // scores with byte fallback). Anything else is refused naming the key and its value.
 // Not here: the container (gguf.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "model/bundle.hpp"
 #include "model/gguf.hpp"
@@ -23,6 +24,11 @@ ModelConfig gguf_config(const GgufFile& f);
 // "layers.3.attention.wq.weight"), or "" when it has none.
 std::string gguf_to_lookback_name(const std::string& gguf_name);
 
-LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, WeightFormat format = WeightFormat::f32);
+// How a GGUF's matrices are held when the caller does not choose: q8 when any matrix (2-D tensor) is quantized
+// (Q8_0 runs on the q8 path as it is; Q4_0, Q4_K, Q5_K and Q6_K are held as q8: its products read half of
+// f16's bytes and ran faster, see the models page), else f16 when any is F16, else f32 (F32, BF16).
+WeightFormat gguf_storage(const GgufFile& f);
+
+LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, std::optional<WeightFormat> format = std::nullopt);
 
 }  // namespace lookback

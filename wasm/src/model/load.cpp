@@ -61,27 +61,30 @@ void refuse_shards(const ModelFiles& f, const char* what) {
     model_error("model.safetensors.index.json came with ", what, "; only Hugging Face folders are read from shards");
 }
 
-AnyModel load_lookback(const ModelFiles& f, WeightFormat w) {
+// Every format but GGUF holds float32 (or f16 safetensors read as float32) unless asked otherwise.
+WeightFormat or_f32(Storage w) { return w.value_or(WeightFormat::f32); }
+
+AnyModel load_lookback(const ModelFiles& f, Storage w) {
   refuse_shards(f, "a lookback bundle's config.json");
   refuse_foreign_tokenizer(f);
-  return load_bundle(f.weights, f.weights_size, f.config, text_of(f.tokenizer, f.tokenizer_size), w);
+  return load_bundle(f.weights, f.weights_size, f.config, text_of(f.tokenizer, f.tokenizer_size), or_f32(w));
 }
 
-AnyModel load_hf(const ModelFiles& f, WeightFormat w) {
+AnyModel load_hf(const ModelFiles& f, Storage w) {
   const std::string tokenizer = text_of(f.tokenizer, f.tokenizer_size);
-  if (!f.weight_index.empty()) return load_hf_model(f.shards, f.weight_index, f.config, tokenizer, w);
-  return load_hf_model(f.weights, f.weights_size, f.config, tokenizer, w);
+  if (!f.weight_index.empty()) return load_hf_model(f.shards, f.weight_index, f.config, tokenizer, or_f32(w));
+  return load_hf_model(f.weights, f.weights_size, f.config, tokenizer, or_f32(w));
 }
 
-AnyModel load_window(const ModelFiles& f, WeightFormat) {  // stored in float32 whatever is asked
+AnyModel load_window(const ModelFiles& f, Storage) {  // stored in float32 whatever is asked
   refuse_shards(f, "a window model's config.json");
   return load_window_bundle(f.weights, f.weights_size, f.config, text_of(f.tokenizer, f.tokenizer_size));
 }
 
-AnyModel load_gguf_file(const ModelFiles& f, WeightFormat w) { return load_gguf(f.weights, f.weights_size, w); }
+AnyModel load_gguf_file(const ModelFiles& f, Storage w) { return load_gguf(f.weights, f.weights_size, w); }
 
-AnyModel load_checkpoint(const ModelFiles& f, WeightFormat w) {
-  return load_llama2c(f.weights, f.weights_size, f.tokenizer, f.tokenizer_size, w);
+AnyModel load_checkpoint(const ModelFiles& f, Storage w) {
+  return load_llama2c(f.weights, f.weights_size, f.tokenizer, f.tokenizer_size, or_f32(w));
 }
 
 const std::vector<ModelFormat> kFormats = {
@@ -116,8 +119,12 @@ const ModelFormat& detect_model_format(const ModelFiles& files) {
   model_error("config.json came with weights that are not a safetensors file; ", supported_formats());
 }
 
-AnyModel load_model(const ModelFiles& files, WeightFormat weights) {
-  return detect_model_format(files).load(files, weights);
+AnyModel load_as(const ModelFormat& format, const ModelFiles& files, Storage weights) {
+  if (*format.tokenizer && files.tokenizer_size == 0)
+    model_error("the weights are ", format.name, " (", format.files, ") but no tokenizer came with them (its ", format.tokenizer, ")");
+  return format.load(files, weights);
 }
+
+AnyModel load_model(const ModelFiles& files, Storage weights) { return load_as(detect_model_format(files), files, weights); }
 
 }  // namespace lookback

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -35,6 +36,10 @@ struct ModelFiles {
 // A transformer with its tokenizer, or the chapter's window model with its tokenizer.
 using AnyModel = std::variant<LoadedModel, WindowBundle>;
 
+// How the weight matrices are held: the caller's choice, or (nullopt) the format's own: float32 for every
+// format but GGUF, whose tensor types decide (gguf_model.hpp: gguf_storage).
+using Storage = std::optional<WeightFormat>;
+
 // One format lookback reads. `matches` looks only at what tells formats apart (a safetensors header or not,
 // config.json's keys); `load` reads the files (ModelError when they are not a valid model of the format).
 struct ModelFormat {
@@ -44,7 +49,7 @@ struct ModelFormat {
   bool config;              // whether config.json is one of its files (beside the weights)
   const char* tokenizer;    // the tokenizer's usual file name beside the weights ("" when the weights hold it)
   bool (*matches)(const ModelFiles&);
-  AnyModel (*load)(const ModelFiles&, WeightFormat);
+  AnyModel (*load)(const ModelFiles&, Storage);
 };
 
 // Every format, in the order they are tried (the most particular first).
@@ -57,8 +62,11 @@ struct UnsupportedFormat : ModelError {
 };
 const ModelFormat& detect_model_format(const ModelFiles& files);
 
-// detect_model_format, then that format's reader.
-AnyModel load_model(const ModelFiles& files, WeightFormat weights = WeightFormat::f32);
+// The format's reader on the files (ModelError when the format needs a tokenizer file and none came).
+AnyModel load_as(const ModelFormat& format, const ModelFiles& files, Storage weights = std::nullopt);
+
+// detect_model_format, then load_as.
+AnyModel load_model(const ModelFiles& files, Storage weights = std::nullopt);
 
 // "lookback reads ...": every format's files, for messages.
 std::string supported_formats();

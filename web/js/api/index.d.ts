@@ -313,8 +313,9 @@ export interface LoadModelOptions {
   /** config.json for safetensors bytes or a lone .safetensors file: location, text or object */
   config?: string | URL | ModelConfig;
   /**
-   * how the weight matrices are held for the products: 'f32' (default, as read), 'f16' (IEEE half, half the
-   * bytes) or 'q8' (blocks of 32 int8 with a scale each, about a quarter); chosen once at load
+   * how the weight matrices are held for the products: 'f32' (as read), 'f16' (IEEE half, half the bytes) or
+   * 'q8' (blocks of 32 int8 with a scale each, about a quarter); chosen once at load. Default: 'f32', except for
+   * a GGUF, held as its matrices' types suggest ('q8' for Q8_0, Q4_0, Q4_K, Q5_K, Q6_K; 'f16' for F16)
    */
   weights?: WeightStorage;
   /** called as the files arrive: bytes loaded so far and their total (null until every file's size is known,

@@ -94,13 +94,12 @@ async function resolveSource(source, opts, base, formats) {
   };
   let tokenizer = await extra(opts.tokenizer, 'tokenizer', (u) => read(u));
   let config = await extra(opts.config, 'config', async (u) => decodeText(await read(u)));
-  const files = (weights, cfg, tok) => {
-    if (tok === undefined) throw badArgument('loadModel: with model bytes, pass { tokenizer } too (and { config } when the format has one)');
-    return {
-      weights: weights.shards ? weights : asBytes(weights, 'the model'),
-      config: cfg === undefined ? undefined : asJsonText(cfg, 'config'), tokenizer: tokenizerBytes(tok),
-    };
-  };
+  // bytes without a tokenizer: the core tells from them whether they hold their own (a GGUF) or need one
+  const files = (weights, cfg, tok) => ({
+    weights: weights.shards ? weights : asBytes(weights, 'the model'),
+    config: cfg === undefined ? undefined : asJsonText(cfg, 'config'),
+    tokenizer: tok === undefined ? new Uint8Array(0) : tokenizerBytes(tok),
+  });
   if (source && typeof source === 'object' && !(source instanceof URL) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
     const weights = source.shards !== undefined ? shardedWeights(source.index, source.shards) : source.weights ?? source.checkpoint;
     if (!weights) throw badArgument('loadModel: an object source needs { weights, config, tokenizer }, { index, shards, config, tokenizer } or { checkpoint, tokenizer }');
@@ -265,15 +264,15 @@ export function modelApi(M, base) {
 
     /** a model by bundled name ("sprout"), URL or path (bundle folder, or a weights file of any format), or bytes */
     async loadModel(source, opts) {
-      const o = options('loadModel', opts, { tokenizer: undefined, config: undefined, weights: 'f32', onProgress: undefined, signal: undefined });
-      if (!storages.includes(o.weights)) {
+      const o = options('loadModel', opts, { tokenizer: undefined, config: undefined, weights: undefined, onProgress: undefined, signal: undefined });
+      if (o.weights !== undefined && !storages.includes(o.weights)) {
         throw badArgument(`loadModel: weights must be ${storageList} (got ${JSON.stringify(o.weights)})`);
       }
       if (o.onProgress !== undefined && typeof o.onProgress !== 'function') throw badArgument('loadModel: onProgress must be a function');
       if (o.signal !== undefined && typeof o.signal?.aborted !== 'boolean') throw badArgument('loadModel: signal must be an AbortSignal');
       const files = await resolveSource(source, o, base, formats);
       throwIfAborted(o.signal, 'loadModel');
-      const info = M.modelLoad(files.weights, files.config, files.tokenizer, o.weights);
+      const info = M.modelLoad(files.weights, files.config, files.tokenizer, o.weights ?? null);
       if (info instanceof Error) {
         throw coded(info.unsupported ? CODES.UNSUPPORTED_FORMAT : CODES.BAD_MODEL, info.message, { cause: info });
       }

@@ -20,7 +20,7 @@ function modelHelp(lb) {
   return `  --model M        ${wrap(`a bundled model name (default: sprout), a bundle folder (model.safetensors, config.json, `
     + `tokenizer.json), or a weights file (${files}) with its tokenizer beside it`)}
   --tokenizer T    the tokenizer file, when it is not beside the weights
-  --weights W      how the weights are stored for the products: ${weights.join(', ')} (default ${weights[0]})
+  --weights W      how the weights are stored for the products: ${weights.join(', ')} (default ${weights[0]}; a GGUF: as its tensor types suggest)
   --window         keep the start mark and the last tokens of a text longer than the context
   -h, --help       this help
 ${wrap(lb.modelFormats().supported.replace(/^lookback/, 'Formats: lookback'))}`;

@@ -71,7 +71,8 @@ export function modelSource(files, formats) {
   const source = index
     ? { index: index.bytes, shards: weights.map((f) => ({ name: f.name.replace(/^.*[\\/]/, ''), bytes: f.bytes })) }
     : { weights: w.bytes };
-  source.tokenizer = tokenizer?.bytes ?? new Uint8Array(0);
+  // no tokenizer for a format whose weights hold it (GGUF): the core reads it from the bytes
+  if (tokenizer) source.tokenizer = tokenizer.bytes;
   if (config) source.config = config.bytes;
   return { source, label: index ? `${weights.length} shards of ${base(index.name).replace('.index.json', '')}` : w.name };
 }
