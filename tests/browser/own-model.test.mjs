@@ -1,40 +1,30 @@
 // Browser test of every model widget of the chapter on the reader's own model: a random-weight model with its own
-// head count (2 layers × 3 heads, unlike Sprout) written here and dropped into the page's file picker. Each model
+// head count (2 layers × 3 heads, unlike Sprout) written by reader-model.mjs and dropped into the page's file picker. Each model
 // widget computes again on it with no error, and the heads grid, which has no card for it, measures every head's
 // habits live with its progress bar: the numbers it shows equal the Node API's headScores for the same text and
 // model. No console error, no outside request.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadLookback } from 'lookback';
 import { openChapter } from './harness.mjs';
-import { ready, until } from './widget-helpers.mjs';
+import { until } from './widget-helpers.mjs';
+import { CONFIG, useReaderModel, writeReaderModel } from './reader-model.mjs';
 
 const lb = await loadLookback();
 const T = { timeout: 240000 };
-const CONFIG = {
-  arch: 'test', dim: 24, n_layers: 2, n_heads: 3, n_kv_heads: 3, head_dim: 8, hidden_dim: 40, vocab_size: 258,
-  max_seq_len: 512, norm_eps: 1e-5, rope_theta: 10000, rope_layout: 'adjacent', qk_norm: false, mlp: 'swiglu',
-  tied_embeddings: false, bos_id: 0, eos_id: 1,
-};
-const TOKENIZER = JSON.stringify({ type: 'byte-bpe', version: 1, vocab_size: 258, bos_id: 0, eos_id: 1, merges: [] });
 const MODEL_WIDGETS = ['lookback-explorer', 'lookback-heads-grid', 'lookback-induction', 'lookback-counterfactual',
   'lookback-shuffle', 'lookback-next-token'];
 
-let b, dir, own;
+let b, files, own;
 before(async () => {
   b = await openChapter();
-  dir = mkdtempSync(join(tmpdir(), 'lookback-own-'));
-  const files = { 'model.safetensors': lb.randomWeights(CONFIG, { seed: 21 }), 'config.json': JSON.stringify(CONFIG), 'tokenizer.json': TOKENIZER };
-  for (const [name, data] of Object.entries(files)) writeFileSync(join(dir, name), data);
-  own = await lb.loadModel(join(dir, 'model.safetensors'));
+  files = writeReaderModel(lb, { seed: 21 });
+  own = await lb.loadModel(files.weights);
 });
 after(async () => {
   own?.dispose();
   await b?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  files?.remove();
 });
 
 test('every model widget computes again on the reader\'s model; the heads grid measures its habits live, equal to the API\'s', T, async () => {
@@ -43,10 +33,7 @@ test('every model widget computes again on the reader\'s model; the heads grid m
   for (const tag of MODEL_WIDGETS) {
     await page.locator(tag).first().evaluate((el) => { el.shownFor = null; el.addEventListener('lookback-change', () => { el.shownFor = el.modelKey; }); });
   }
-  const picker = await ready(page, 'lookback-next-token');
-  await picker.locator('details.own summary').click();
-  await picker.locator('input[type=file]').setInputFiles(['model.safetensors', 'config.json', 'tokenizer.json'].map((n) => join(dir, n)));
-  await until(() => picker.locator('.model-name').textContent(), (v) => v === 'model.safetensors', 'the reader\'s model loaded', 30000);
+  const picker = await useReaderModel(page, files.paths);
 
   for (const tag of MODEL_WIDGETS) {
     const el = page.locator(tag).first();

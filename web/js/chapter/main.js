@@ -49,8 +49,9 @@ const card = client.models.card('sprout');
 Promise.all([card, client.models.bundledJson('sprout', 'config.json')])
   .then(([c, config]) => fillCardSlots(document, c, config));
 
-function openInExplorer({ layer, head, text, example, token, where }, explorer = document.querySelector('lookback-explorer')) {
+function openInExplorer({ layer, head, text, example, token, where, model }, explorer = document.querySelector('lookback-explorer')) {
   if (!explorer || !(layer >= 0 && head >= 0)) return;
+  if (model) explorer.setAttribute('model', model);
   if (text) explorer.setAttribute('text', text);
   if (example) {
     explorer.removeAttribute('example');
@@ -66,18 +67,18 @@ function openInExplorer({ layer, head, text, example, token, where }, explorer =
   explorer.scrollIntoView({ block: 'start' });
 }
 // a head clicked in the heads grid opens in the explorer beside it (the section's own, else section 2's), on the
-// query where that head looks hardest at one token
+// query where that head looks hardest at one token, with the grid's model (a grid beside another shows a second model)
 document.addEventListener('lookback-open-head', async (e) => {
-  const { layer, head, text } = e.detail;
+  const { layer, head, text, model = 'current' } = e.detail;
   const explorer = e.target.closest?.('section')?.querySelector('lookback-explorer') ?? document.querySelector('lookback-explorer');
   if (!explorer) return;
   explorer.hidden = false;
-  openInExplorer({ layer, head, text }, explorer);
+  openInExplorer({ layer, head, text, model }, explorer);
   try {
-    const f = await client.models.call('current', 'forward', [text, { attention: true, window: true }]);
+    const f = await client.models.call(model, 'forward', [text, { attention: true, window: true }]);
     const q = sharpestQuery(f.attention, f.shape, layer, head);
     const still = explorer.getAttribute('text') === text && explorer.getAttribute('layer') === String(layer + 1)
-      && explorer.getAttribute('head') === String(head + 1);   // not since replaced by another click
+      && explorer.getAttribute('head') === String(head + 1) && explorer.getAttribute('model') === model;   // not since replaced by another click
     if (q !== null && still) explorer.setAttribute('token', String(q));
   } catch (err) {
     if (err?.name !== 'AbortError') console.error(err);

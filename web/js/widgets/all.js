@@ -17,6 +17,7 @@ import './shuffle.js';
 import './code-walk.js';
 import './explorer.js';
 import './heads-grid.js';
+import './compare.js';
 import './induction.js';
 import './habits.js';
 import './training.js';

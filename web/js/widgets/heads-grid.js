@@ -41,7 +41,7 @@ const API_KEY = { previous_token: 'previousToken', start_mark: 'startMark', indu
  * @attr sort - `layer` (default), `previous_token`, `start_mark` or `induction`
  * @attr model - the model: `sprout`, `window` or `current` (default)
  * @fires lookback-change - the grid was drawn (detail {order}: the heads as shown, layer.head from 1)
- * @fires lookback-open-head - a head was clicked or Enter pressed on it (detail {layer, head, text}, counting from 0)
+ * @fires lookback-open-head - a head was clicked or Enter pressed on it (detail {layer, head, text, model}, counting from 0; model: this grid's `model`)
  */
 class HeadsGrid extends ModelWidget {
   static css = CSS;
@@ -120,7 +120,7 @@ class HeadsGrid extends ModelWidget {
 
   open(cell) {
     const [layer, head] = cell.dataset.head.split('.').map((x) => Number(x) - 1);
-    this.emit('lookback-open-head', { layer, head, text: this.result?.text ?? this.text });   // the text of the maps shown
+    this.emit('lookback-open-head', { layer, head, text: this.result?.text ?? this.text, model: this.modelName });   // the text and model of the maps shown
   }
 
   syncControls() {

@@ -1,0 +1,161 @@
+// Browser test of <lookback-compare> around the chapter's heads grid: with the reader's own model loaded (a
+// random-weight model of 2 layers × 3 heads written here and dropped into the page's file picker), the toggle shows
+// Sprout and the reader's model side by side on the same text, each grid with its own heads (layer.head from 1), the
+// model's name above it, and its habits (the card's for Sprout, measured live for the reader's); a text or order
+// chosen on either side recomputes both; a head opens in the explorer with its side's model; at phone width the
+// sides stack with no sideways scroll. Before a model of the reader's is loaded there is nothing to compare.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadLookback } from 'lookback';
+import { openChapter } from './harness.mjs';
+import { ready, shoot, until } from './widget-helpers.mjs';
+import { CONFIG, useReaderModel, writeReaderModel } from './reader-model.mjs';
+
+const lb = await loadLookback();
+const T = { timeout: 240000 };
+const SPROUT = JSON.parse(readFileSync(new URL('../../web/models/sprout/config.json', import.meta.url), 'utf8'));
+
+let b, files;
+before(async () => {
+  b = await openChapter();
+  files = writeReaderModel(lb, { seed: 5 });
+});
+after(async () => {
+  await b?.close();
+  files?.remove();
+});
+
+// each side's grid as it stands: its model, text, sort, the heads it draws, and whether its habits are the card's
+const sides = (cmp) => cmp.evaluate((el) => [...el.querySelectorAll('lookback-heads-grid')].map((g) => ({
+  model: g.getAttribute('model') || 'current', slot: g.slot, text: g.result?.text ?? null, shown: g.text, sort: g.sort,
+  modelKey: g.modelKey, resultModel: g.result?.model ?? null,
+  heads: [...g.shadowRoot.querySelectorAll('.grid [data-head]')].map((c) => c.dataset.head),
+  card: !!g.card, live: g.dataset.live ?? null, error: g.hasAttribute('data-error') })));
+const grids = (cmp) => ({ left: cmp.locator('lookback-heads-grid[slot="with"]'), right: cmp.locator('lookback-heads-grid:not([slot])') });
+// both sides computed on `text` with their own model (each scrolled to: a widget computes only on screen)
+async function bothOn(cmp, text, what) {
+  const { left, right } = grids(cmp);
+  for (const g of [left, right]) {
+    await g.scrollIntoViewIfNeeded();
+    await until(() => g.evaluate((w) => ({ text: w.result?.text, fresh: w.result?.model === w.modelKey, error: w.hasAttribute('data-error') })),
+      (v) => v.text === text && v.fresh && !v.error, `${what}: a side computed on the text`, 60000);
+  }
+  return sides(cmp);
+}
+
+test('Sprout and the reader\'s model side by side on the same text, each with its own heads and habits; edits on either side recompute both', T, async () => {
+  const { page } = b;
+  const cmp = page.locator('lookback-compare#w-heads-compare');
+  await ready(page, 'lookback-compare');
+  const toggle = cmp.locator('button.toggle');
+  assert.equal(await toggle.isDisabled(), true, 'nothing to compare while the page uses Sprout');
+  assert.equal(await cmp.locator('lookback-heads-grid').count(), 1);
+
+  await useReaderModel(page, files.paths);
+
+  await cmp.scrollIntoViewIfNeeded();
+  await until(() => toggle.isDisabled(), (v) => v === false, 'the toggle enabled once the reader has a model', 30000);
+  const changes = [];
+  await cmp.evaluate((el) => { el.addEventListener('lookback-change', (e) => { if (e.target === el) (window.compareChanges ??= []).push(e.detail); }); });
+  await toggle.press('Enter');   // keyboard: the toggle is a button
+  assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+  await until(() => cmp.locator('lookback-heads-grid').count(), (n) => n === 2, 'two grids');
+  const names = await cmp.evaluate((el) => [...el.shadowRoot.querySelectorAll('.side .name')].map((n) => n.textContent));
+  assert.deepEqual(names, ['Sprout', 'model.safetensors'], 'each side named by its model');
+  changes.push(...await page.evaluate(() => window.compareChanges));
+  assert.deepEqual(changes.at(-1), { compare: true, models: ['Sprout', 'model.safetensors'] });
+
+  const text0 = await grids(cmp).right.evaluate((w) => w.text);
+  let [left, right] = await bothOn(cmp, text0, 'turned on');
+  assert.equal(left.model, 'sprout');
+  assert.equal(right.model, 'current');
+  const all = (L, H) => Array.from({ length: L * H }, (_, i) => `${Math.floor(i / H) + 1}.${(i % H) + 1}`);
+  assert.deepEqual(left.heads, all(SPROUT.n_layers, SPROUT.n_heads), 'Sprout\'s own heads, layer.head from 1');
+  assert.deepEqual(right.heads, all(CONFIG.n_layers, CONFIG.n_heads), 'the reader\'s model\'s own heads');
+  assert.equal(left.card, true, 'Sprout\'s habits from its card');
+  assert.equal(right.card, false, 'the reader\'s model has no card');
+  await until(() => grids(cmp).right.getAttribute('data-live'), (v) => v === 'done', 'the reader\'s habits measured live', 60000);
+  assert.equal(await grids(cmp).left.locator('.live').isHidden(), true, 'no live measure for the side with a card');
+
+  // a text chosen on the Sprout side: both sides recompute on it
+  const options = await grids(cmp).left.locator('select.text option:not([hidden])').evaluateAll((os) => os.map((o) => o.value));
+  const pick = options.find((v, i) => i > 0);
+  await grids(cmp).left.locator('select.text').selectOption(pick);
+  const text1 = await grids(cmp).left.evaluate((w) => w.text);
+  assert.notEqual(text1, text0);
+  [left, right] = await bothOn(cmp, text1, 'text chosen on the Sprout side');
+  assert.equal(right.shown, text1);
+  // the text set on the reader's side (as the page sets a widget's text attribute): the Sprout side follows
+  const text2 = 'Tom had a red ball. Tom gave the red ball to Sam, and Sam gave the ball back to Tom.';
+  await grids(cmp).right.evaluate((w, t) => w.setAttribute('text', t), text2);
+  [left, right] = await bothOn(cmp, text2, 'text set on the reader\'s side');
+  assert.deepEqual([left.heads.length, right.heads.length], [SPROUT.n_layers * SPROUT.n_heads, CONFIG.n_layers * CONFIG.n_heads]);
+  // the order chosen on one side is the other's too
+  await grids(cmp).right.locator('select.sort').selectOption('induction');
+  await until(() => sides(cmp), (v) => v.every((s) => s.sort === 'induction'), 'both sides sorted by induction');
+
+  // the exports hold both sides, each with its model
+  const data = await cmp.evaluate((el) => el.exportData());
+  assert.deepEqual(data.json.models, ['Sprout', 'model.safetensors']);
+  assert.deepEqual(data.json.sides.map((s) => s.heads.length), [SPROUT.n_layers * SPROUT.n_heads, CONFIG.n_layers * CONFIG.n_heads]);
+  assert.equal(data.csv.length, 1 + SPROUT.n_layers * SPROUT.n_heads + CONFIG.n_layers * CONFIG.n_heads);
+
+  // a head opens in the explorer under the grid with its side's model
+  const explorer = page.locator('#w-heads-explorer');
+  const last = `${SPROUT.n_layers}.${SPROUT.n_heads}`;
+  await grids(cmp).left.scrollIntoViewIfNeeded();
+  await grids(cmp).left.locator(`button[data-head="${last}"]`).click();
+  await until(() => explorer.evaluate((x) => [x.getAttribute('model'), x.getAttribute('layer'), x.getAttribute('head')]),
+    (v) => JSON.stringify(v) === JSON.stringify(['sprout', String(SPROUT.n_layers), String(SPROUT.n_heads)]), 'a Sprout head opened on Sprout');
+  await grids(cmp).right.scrollIntoViewIfNeeded();
+  await grids(cmp).right.locator('button[data-head="2.3"]').click();
+  await until(() => explorer.evaluate((x) => [x.getAttribute('model'), x.getAttribute('layer'), x.getAttribute('head')]),
+    (v) => JSON.stringify(v) === JSON.stringify(['current', '2', '3']), 'a head of the reader\'s model opened on it');
+  await until(() => explorer.evaluate((x) => ({ key: x.modelKey, error: x.hasAttribute('data-error'), state: x.dataset.state })),
+    (v) => /^current [1-9]/.test(v.key) && !v.error && v.state === 'ready', 'the explorer computed on the reader\'s model', 60000);
+});
+
+test('side by side on a wide screen; stacked at phone width with no sideways scroll', T, async () => {
+  const { page } = b;
+  const cmp = page.locator('lookback-compare#w-heads-compare');
+  const boxes = async () => {
+    const { left, right } = grids(cmp);
+    return { left: await left.boundingBox(), right: await right.boundingBox(),
+      overflow: await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth) };
+  };
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await cmp.scrollIntoViewIfNeeded();
+  let v = await until(boxes, (x) => x.left && x.right && Math.abs(x.left.y - x.right.y) < 2, 'the sides level at 1280 px');
+  assert.ok(v.left.x + v.left.width <= v.right.x, 'Sprout on the left, the reader\'s model on the right');
+  assert.ok(v.overflow <= 0);
+  await shoot(cmp, 'compare-heads-grid-1280');
+  await page.setViewportSize({ width: 375, height: 740 });
+  v = await until(boxes, (x) => x.left && x.right && x.right.y >= x.left.y + x.left.height - 1, 'the sides stacked at 375 px');
+  assert.ok(v.overflow <= 0, `375 px: the page scrolls sideways by ${v.overflow} px`);
+  assert.ok(v.left.x >= 0 && v.left.x + v.left.width <= 375 && v.right.x + v.right.width <= 375, 'both sides within the screen');
+  const text = await grids(cmp).left.evaluate((w) => w.text);
+  const [left, right] = await bothOn(cmp, text, 'at phone width');
+  assert.equal(left.text, right.text);
+  await shoot(cmp, 'compare-heads-grid-375');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test('back to Sprout: nothing left to compare, one grid again', T, async () => {
+  const { page } = b;
+  const picker = page.locator('lookback-next-token').first();
+  await picker.scrollIntoViewIfNeeded();
+  await picker.locator('button.sprout').click();
+  await until(() => picker.locator('.model-name').textContent(), (v) => v === 'Sprout', 'back to Sprout');
+  const cmp = page.locator('lookback-compare#w-heads-compare');
+  await cmp.scrollIntoViewIfNeeded();
+  await until(() => cmp.locator('lookback-heads-grid').count(), (n) => n === 1, 'one grid', 30000);
+  assert.equal(await cmp.locator('button.toggle').isDisabled(), true);
+  assert.equal(await cmp.evaluate((el) => el.hasAttribute('data-on')), false);
+});
+
+test('no console error and no request outside localhost', () => {
+  assert.deepEqual(b.record.consoleErrors, []);
+  assert.deepEqual(b.record.pageErrors, []);
+  assert.deepEqual(b.record.external, []);
+});
