@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadLookback } from 'lookback';
 import { openChapter } from './harness.mjs';
-import { ready, shoot, until } from './widget-helpers.mjs';
+import { ready, until } from './widget-helpers.mjs';
 import { CONFIG, useReaderModel, writeReaderModel } from './reader-model.mjs';
 
 const lb = await loadLookback();
@@ -32,16 +32,16 @@ const sides = (cmp) => cmp.evaluate((el) => [...el.querySelectorAll('lookback-he
   modelKey: g.modelKey, resultModel: g.result?.model ?? null,
   heads: [...g.shadowRoot.querySelectorAll('.grid [data-head]')].map((c) => c.dataset.head),
   card: !!g.card, live: g.dataset.live ?? null, error: g.hasAttribute('data-error') })));
-const grids = (cmp) => ({ left: cmp.locator('lookback-heads-grid[slot="with"]'), right: cmp.locator('lookback-heads-grid:not([slot])') });
+const grids = (cmp, tag = 'lookback-heads-grid') => ({ left: cmp.locator(`${tag}[slot="with"]`), right: cmp.locator(`${tag}:not([slot])`) });
 // both sides computed on `text` with their own model (each scrolled to: a widget computes only on screen)
-async function bothOn(cmp, text, what) {
-  const { left, right } = grids(cmp);
+async function bothOn(cmp, text, what, tag = 'lookback-heads-grid') {
+  const { left, right } = grids(cmp, tag);
   for (const g of [left, right]) {
     await g.scrollIntoViewIfNeeded();
     await until(() => g.evaluate((w) => ({ text: w.result?.text, fresh: w.result?.model === w.modelKey, error: w.hasAttribute('data-error') })),
       (v) => v.text === text && v.fresh && !v.error, `${what}: a side computed on the text`, 60000);
   }
-  return sides(cmp);
+  return tag === 'lookback-heads-grid' ? sides(cmp) : null;
 }
 
 test('Sprout and the reader\'s model side by side on the same text, each with its own heads and habits; edits on either side recompute both', T, async () => {
@@ -116,6 +116,36 @@ test('Sprout and the reader\'s model side by side on the same text, each with it
     (v) => /^current [1-9]/.test(v.key) && !v.error && v.state === 'ready', 'the explorer computed on the reader\'s model', 60000);
 });
 
+test('the explorer beside another: each side with its own layers and heads; a text typed on one side is shown on both', T, async () => {
+  const { page } = b;
+  const cmp = page.locator('lookback-compare#w-explorer-compare');
+  await cmp.scrollIntoViewIfNeeded();
+  const toggle = cmp.locator('button.toggle');
+  await until(() => toggle.isDisabled(), (v) => v === false, 'the toggle enabled', 30000);
+  await toggle.click();
+  await until(() => cmp.locator('lookback-explorer').count(), (n) => n === 2, 'two explorers');
+  const { left, right } = grids(cmp, 'lookback-explorer');
+  const text = 'Ben saw a big dog. The dog ran to Ben, and Ben gave the dog a ball.';
+  await right.scrollIntoViewIfNeeded();
+  await right.locator('textarea').fill(text);
+  await bothOn(cmp, text, 'a text typed on the reader\'s side', 'lookback-explorer');
+  const layers = (x) => x.locator('select.layer option').evaluateAll((os) => os.map((o) => o.textContent));
+  const heads = (x) => x.locator('select.head option').evaluateAll((os) => os.map((o) => o.textContent).filter((t) => /^\d+$/.test(t)));
+  const count = (n) => Array.from({ length: n }, (_, i) => String(i + 1));
+  assert.deepEqual(await layers(left), count(SPROUT.n_layers), 'Sprout\'s layers, from 1');
+  assert.deepEqual(await heads(left), count(SPROUT.n_heads));
+  assert.deepEqual(await layers(right), count(CONFIG.n_layers), 'the reader\'s model\'s layers');
+  assert.deepEqual(await heads(right), count(CONFIG.n_heads));
+  assert.equal(await left.locator('textarea').inputValue(), text, 'the Sprout side shows the typed text in its box');
+  // and back the other way
+  const text2 = 'Lily had a hat. She gave the hat to Tom.';
+  await left.scrollIntoViewIfNeeded();
+  await left.locator('textarea').fill(text2);
+  await bothOn(cmp, text2, 'a text typed on the Sprout side', 'lookback-explorer');
+  await toggle.click();
+  await until(() => cmp.locator('lookback-explorer').count(), (n) => n === 1, 'one explorer again');
+});
+
 test('side by side on a wide screen; stacked at phone width with no sideways scroll', T, async () => {
   const { page } = b;
   const cmp = page.locator('lookback-compare#w-heads-compare');
@@ -129,7 +159,6 @@ test('side by side on a wide screen; stacked at phone width with no sideways scr
   let v = await until(boxes, (x) => x.left && x.right && Math.abs(x.left.y - x.right.y) < 2, 'the sides level at 1280 px');
   assert.ok(v.left.x + v.left.width <= v.right.x, 'Sprout on the left, the reader\'s model on the right');
   assert.ok(v.overflow <= 0);
-  await shoot(cmp, 'compare-heads-grid-1280');
   await page.setViewportSize({ width: 375, height: 740 });
   v = await until(boxes, (x) => x.left && x.right && x.right.y >= x.left.y + x.left.height - 1, 'the sides stacked at 375 px');
   assert.ok(v.overflow <= 0, `375 px: the page scrolls sideways by ${v.overflow} px`);
@@ -137,7 +166,6 @@ test('side by side on a wide screen; stacked at phone width with no sideways scr
   const text = await grids(cmp).left.evaluate((w) => w.text);
   const [left, right] = await bothOn(cmp, text, 'at phone width');
   assert.equal(left.text, right.text);
-  await shoot(cmp, 'compare-heads-grid-375');
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
