@@ -13,6 +13,8 @@ const CSS = `
 .top .title { margin: 0; padding-right: 0; flex: 1 1 100%; }
 :host(:not([data-on])) .top .title { display: none; }
 .top .hint { margin: 0; flex: 1 1 14rem; }
+/* on a phone, while there is nothing to compare, the toggle alone (its description says why) */
+@container (max-width: 640px) { :host(:not([data-available])) .top .hint { display: none; } }
 .sides { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 .8rem; align-items: start; }
 :host([data-on]) .sides { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 /* on a phone (a narrow container) the two sides stack */
@@ -117,11 +119,14 @@ class CompareWidget extends LookbackWidget {
     withName.textContent = a.label;
     ownName.textContent = b.label;
     toggle.disabled = !this.available;
+    this.toggleAttribute('data-available', this.available);
+
     toggle.setAttribute('aria-pressed', String(on));
     toggle.textContent = on ? `Show ${b.label} alone` : `Show ${a.label} beside ${this.available ? b.label : 'your model'}`;
     status.innerHTML = this.available
       ? (on ? `Left: <b>${esc(a.label)}</b>; right (below on a narrow screen): <b>${esc(b.label)}</b>, on the same text.` : '')
       : `Load a model of your own ("Use your own model" under a model widget) to see it here beside ${esc(a.label)} on the same text.`;
+    toggle.title = this.available ? '' : status.textContent;
     // the first result shown is the widget's own, so that what this wrapper exports exists
     if (this.dataset.state !== 'ready' && main.dataset.state !== 'ready') {
       await new Promise((resolve) => main.addEventListener('lookback-ready', resolve, { once: true }));
