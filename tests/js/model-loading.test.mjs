@@ -70,12 +70,14 @@ test('the core tells every format from the files: the same loadModel for a bundl
     m.dispose();
   }
   const bytes = lb.randomWeights(CONFIG, { seed: 3 });
-  await assert.rejects(lb.loadModel(bytes, { tokenizer: TOKENIZER }), (e) => e.code === 'LOOKBACK_BAD_MODEL'
-    && /the weights are a safetensors file but no config\.json came with them; lookback reads /.test(e.message));
-  // bytes alone: the core tells what is missing from the bytes (a GGUF holds its tokenizer: tests/js/gguf.test.mjs)
-  await assert.rejects(lb.loadModel(bytes), (e) => e.code === 'LOOKBACK_BAD_MODEL' && /no config\.json came with them/.test(e.message));
-  await assert.rejects(lb.loadModel(await readFile(`${stories}stories260K.bin`)), (e) => e.code === 'LOOKBACK_BAD_MODEL'
-    && /^the weights are llama2c \(llama2\.c checkpoints .*\) but no tokenizer came with them \(its tokenizer\.bin\)$/.test(e.message));
+  // bytes without a file their format needs: the core tells which from the bytes (a GGUF holds its tokenizer:
+  // tests/js/gguf.test.mjs), and the caller is told to pass it, an argument error
+  const PASS = /\. With model bytes, pass \{ tokenizer \} too \(and \{ config \} when the format has one\)$/;
+  await assert.rejects(lb.loadModel(bytes, { tokenizer: TOKENIZER }), (e) => e.code === 'LOOKBACK_BAD_ARGUMENT'
+    && /^loadModel: the weights are a safetensors file but no config\.json came with them; lookback reads /.test(e.message) && PASS.test(e.message));
+  await assert.rejects(lb.loadModel(bytes), (e) => e.code === 'LOOKBACK_BAD_ARGUMENT' && /no config\.json came with them/.test(e.message) && PASS.test(e.message));
+  await assert.rejects(lb.loadModel(await readFile(`${stories}stories260K.bin`)), (e) => e.code === 'LOOKBACK_BAD_ARGUMENT' && e.cause instanceof Error
+    && /^loadModel: the weights are llama2c \(llama2\.c checkpoints .*\) but no tokenizer came with them \(its tokenizer\.bin\)\. With model bytes/.test(e.message));
 });
 
 test('a Hugging Face tokenizer beside a lookback config, or a Hugging Face architecture lookback does not run, is refused', async () => {

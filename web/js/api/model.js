@@ -99,6 +99,7 @@ async function resolveSource(source, opts, base, formats) {
     weights: weights.shards ? weights : asBytes(weights, 'the model'),
     config: cfg === undefined ? undefined : asJsonText(cfg, 'config'),
     tokenizer: tok === undefined ? new Uint8Array(0) : tokenizerBytes(tok),
+    bytes: true,   // given as bytes: a file the format needs and the caller left out is an argument to pass
   });
   if (source && typeof source === 'object' && !(source instanceof URL) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
     const weights = source.shards !== undefined ? shardedWeights(source.index, source.shards) : source.weights ?? source.checkpoint;
@@ -252,6 +253,9 @@ class Model extends LoadedModel {
 }
 
 // The model functions added to the API object of one loaded module M.
+// How the core's loader says a format's companion file (config.json, tokenizer) is missing (wasm/src/model/load.cpp).
+const MISSING_FILE = /\bno (config\.json|tokenizer) came with them\b/;
+
 export function modelApi(M, base) {
   const { formats, weights: storages, supported } = M.modelFormats();
   const storageList = storages.map((w) => `'${w}'`).join(', ').replace(/, ([^,]*)$/, ' or $1');
@@ -274,6 +278,10 @@ export function modelApi(M, base) {
       throwIfAborted(o.signal, 'loadModel');
       const info = M.modelLoad(files.weights, files.config, files.tokenizer, o.weights ?? null);
       if (info instanceof Error) {
+        // the core names the file that did not come (MISSING_FILE); with bytes the caller passes it as an option
+        if (files.bytes && MISSING_FILE.test(info.message)) {
+          throw coded(CODES.BAD_ARGUMENT, `loadModel: ${info.message}. With model bytes, pass { tokenizer } too (and { config } when the format has one)`, { cause: info });
+        }
         throw coded(info.unsupported ? CODES.UNSUPPORTED_FORMAT : CODES.BAD_MODEL, info.message, { cause: info });
       }
       return info.format === 'window' ? new WindowModel(M, info) : new Model(M, info);

@@ -4,6 +4,8 @@
 const PAGE_WORDS = [
   [/; pass \{ window: true \} to keep only the last (\d+) tokens \(the start mark stays first\), or shorten the text/g,
     '; shorten the text: this view reads at most $1 tokens at once'],
+  [/With model bytes, pass \{ tokenizer \} too \(and \{ config \} when the format has one\)/g,
+    'Choose its tokenizer file too (and its config.json when the format has one)'],
   [/\{ window: true \}/g, 'a shorter text'],
 ];
 
