@@ -109,7 +109,7 @@ inline std::vector<std::uint8_t> encode_ggml(const float* x, std::size_t n, std:
   return o;
 }
 
-// The GGUF tensor name of a lookback one (the inverse of gguf_to_lookback_name).
+// The GGUF tensor name of a lookback one (the inverse of gguf_to_lookback_names for a llama).
 inline std::string gguf_name(const std::string& ours) {
   const std::string layer[][2] = {{"attention_norm.weight", "attn_norm.weight"}, {"attention.wq.weight", "attn_q.weight"},
                                   {"attention.wk.weight", "attn_k.weight"},      {"attention.wv.weight", "attn_v.weight"},

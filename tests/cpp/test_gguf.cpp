@@ -190,7 +190,7 @@ TEST_CASE("Q4_0, Q4_K, Q5_K and Q6_K matrices run as their decoded weights, also
     GgufWriter g = llama_gguf(w, pieces, scores, 0);
     Weights expected = w;
     for (GgufWriter::T& tensor : g.tensors)
-      if (tensor.dims.size() == 2) random_blocks(tensor, type, rng, expected.tensor(gguf_to_lookback_name(tensor.name)));
+      if (tensor.dims.size() == 2) random_blocks(tensor, type, rng, expected.tensor(gguf_to_lookback_names(tensor.name, c)[0]));
     const std::vector<std::uint8_t> file = g.bytes();
     const auto have = logits_of(load(file).transformer, ids);
     const auto want = logits_of(std::make_shared<const Transformer>(Weights(expected)), ids);
@@ -221,7 +221,7 @@ TEST_CASE("a GGUF's matrices are held as q8 when one is quantised, f16 when F16,
     Weights expected = w;
     for (GgufWriter::T& tensor : g.tensors) {
       if (tensor.name != "blk.1.ffn_down.weight") continue;
-      float* decoded = expected.tensor(gguf_to_lookback_name(tensor.name));
+      float* decoded = expected.tensor(gguf_to_lookback_names(tensor.name, c)[0]);
       const std::size_t n = std::size_t(tensor.dims[0] * tensor.dims[1]);
       if (ggml_type(type)->block > 1 && type != 8) {
         random_blocks(tensor, type, rng, decoded);
@@ -263,6 +263,23 @@ TEST_CASE("the llama tokenizer of a GGUF encodes as the same sentencepiece vocab
   CHECK(m.tokenizer->encode("ab ab") == std::vector<int>{1, 259 + 5, 259 + 5});
   CHECK(m.tokenizer->bos_id() == 1);
   CHECK(m.tokenizer->eos_id() == 2);
+}
+
+TEST_CASE("GGUF tensor names map to lookback's: gpt2's attn_qkv to q, k and v; ffn_up to w3 beside a gate, w1 alone") {
+  using V = std::vector<std::string>;
+  ModelConfig llama = gguf_test_config(64, 96), gpt2 = llama;
+  gpt2.mlp = Mlp::gelu_tanh;
+  CHECK(gguf_to_lookback_names("blk.3.attn_q.weight", llama) == V{"layers.3.attention.wq.weight"});
+  CHECK(gguf_to_lookback_names("blk.0.ffn_up.weight", llama) == V{"layers.0.feed_forward.w3.weight"});
+  CHECK(gguf_to_lookback_names("blk.0.ffn_up.weight", gpt2) == V{"layers.0.feed_forward.w1.weight"});
+  CHECK(gguf_to_lookback_names("blk.0.ffn_up.bias", gpt2) == V{"layers.0.feed_forward.w1.bias"});
+  CHECK(gguf_to_lookback_names("blk.12.attn_qkv.bias", gpt2) ==
+        V{"layers.12.attention.wq.bias", "layers.12.attention.wk.bias", "layers.12.attention.wv.bias"});
+  CHECK(gguf_to_lookback_names("blk.1.attn_k_norm.weight", llama) == V{"layers.1.attention.k_norm.weight"});
+  CHECK(gguf_to_lookback_names("position_embd.weight", gpt2) == V{"pos_embeddings.weight"});
+  CHECK(gguf_to_lookback_names("output_norm.bias", gpt2) == V{"norm.bias"});
+  for (const char* none : {"blk.x.attn_q.weight", "blk..attn_q.weight", "blk.1", "blk.1.attn_z.weight", "rope_freqs.weight"})
+    CHECK(gguf_to_lookback_names(none, llama).empty());
 }
 
 TEST_CASE("GGUF metadata of every type, arrays, alignment and the data offset are read as written") {
@@ -324,7 +341,7 @@ TEST_CASE("damaged and unsupported GGUF files are refused with what is wrong") {
     GgufWriter g = good;
     g.kv.clear(), g.n_kv = 0;
     g.str("general.architecture", "mamba");
-    CHECK(refused(g) == "unsupported: GGUF: general.architecture is \"mamba\"; lookback runs GGUF architectures: llama");
+    CHECK(refused(g) == "unsupported: GGUF: general.architecture is \"mamba\"; lookback runs GGUF architectures: llama, qwen2, qwen3, gpt2");
   }
   SUBCASE("a tensor type lookback does not decode names the tensor and the type") {
     GgufWriter g = good;

@@ -118,19 +118,29 @@ export function readSafetensors(bytes) {
   });
 }
 
+// lookback's tensor names -> llama.cpp's (src/llama-arch.cpp); the MLP's input matrix w1 is ffn_gate beside an
+// up projection w3 (SwiGLU), and ffn_up when it is the only one (GPT-2's GELU MLP)
 const LAYER = {
-  'attention_norm.weight': 'attn_norm.weight', 'attention.wq.weight': 'attn_q.weight',
-  'attention.wk.weight': 'attn_k.weight', 'attention.wv.weight': 'attn_v.weight',
-  'attention.wo.weight': 'attn_output.weight', 'ffn_norm.weight': 'ffn_norm.weight',
+  'attention_norm.weight': 'attn_norm.weight', 'attention_norm.bias': 'attn_norm.bias',
+  'attention.wq.weight': 'attn_q.weight', 'attention.wq.bias': 'attn_q.bias',
+  'attention.wk.weight': 'attn_k.weight', 'attention.wk.bias': 'attn_k.bias',
+  'attention.wv.weight': 'attn_v.weight', 'attention.wv.bias': 'attn_v.bias',
+  'attention.q_norm.weight': 'attn_q_norm.weight', 'attention.k_norm.weight': 'attn_k_norm.weight',
+  'attention.wo.weight': 'attn_output.weight', 'attention.wo.bias': 'attn_output.bias',
+  'ffn_norm.weight': 'ffn_norm.weight', 'ffn_norm.bias': 'ffn_norm.bias',
   'feed_forward.w1.weight': 'ffn_gate.weight', 'feed_forward.w3.weight': 'ffn_up.weight',
-  'feed_forward.w2.weight': 'ffn_down.weight',
+  'feed_forward.w2.weight': 'ffn_down.weight', 'feed_forward.w2.bias': 'ffn_down.bias',
 };
-const TOP = { 'tok_embeddings.weight': 'token_embd.weight', 'norm.weight': 'output_norm.weight', 'output.weight': 'output.weight' };
+const GELU_LAYER = { 'feed_forward.w1.weight': 'ffn_up.weight', 'feed_forward.w1.bias': 'ffn_up.bias' };
+const TOP = {
+  'tok_embeddings.weight': 'token_embd.weight', 'pos_embeddings.weight': 'position_embd.weight',
+  'norm.weight': 'output_norm.weight', 'norm.bias': 'output_norm.bias', 'output.weight': 'output.weight',
+};
 
-export function ggufName(ours) {
+export function ggufName(ours, gelu = false) {
   if (TOP[ours]) return TOP[ours];
   const m = /^layers\.(\d+)\.(.+)$/.exec(ours);
-  return `blk.${m[1]}.${LAYER[m[2]]}`;
+  return `blk.${m[1]}.${(gelu && GELU_LAYER[m[2]]) || LAYER[m[2]]}`;
 }
 
 // A SentencePiece-style vocabulary of V pieces: <unk>, <s>, </s>, the 256 byte pieces, then characters and
@@ -144,25 +154,34 @@ export function llamaVocabulary(V) {
   return { tokens, scores, types };
 }
 
-// A llama GGUF of a lookback bundle's weights (config: the bundle's; adjacent-pair rotary, no q/k norms), its
-// matrices in ggml type `matrixType` (norms F32, as llama.cpp's converter keeps them).
-export function llamaGguf(config, safetensors, matrixType = 'F32') {
-  const { tokens, scores, types } = llamaVocabulary(config.vocab_size);
-  const a = 'llama.';
-  const metadata = [
-    ['general.architecture', 'string', 'llama'],
-    ['general.name', 'string', 'test llama'],
-    ['general.alignment', 'u32', ALIGN],
+// The architecture's keys (as llama.cpp's converter writes them) for a lookback config.
+function archMetadata(arch, config) {
+  const a = `${arch}.`;
+  const keys = [
     [`${a}block_count`, 'u32', config.n_layers],
     [`${a}context_length`, 'u32', config.max_seq_len],
     [`${a}embedding_length`, 'u32', config.dim],
     [`${a}feed_forward_length`, 'u32', config.hidden_dim],
     [`${a}attention.head_count`, 'u32', config.n_heads],
     [`${a}attention.head_count_kv`, 'u32', config.n_kv_heads],
-    [`${a}attention.key_length`, 'u32', config.head_dim],
-    [`${a}rope.dimension_count`, 'u32', config.head_dim],
-    [`${a}rope.freq_base`, 'f32', config.rope_theta],
-    [`${a}attention.layer_norm_rms_epsilon`, 'f32', config.norm_eps],
+  ];
+  if (arch === 'gpt2') return [...keys, [`${a}attention.layer_norm_epsilon`, 'f32', config.norm_eps]];
+  if (arch !== 'qwen2') keys.push([`${a}attention.key_length`, 'u32', config.head_dim], [`${a}attention.value_length`, 'u32', config.head_dim]);
+  if (arch === 'llama') keys.push([`${a}rope.dimension_count`, 'u32', config.head_dim]);
+  return [...keys, [`${a}rope.freq_base`, 'f32', config.rope_theta], [`${a}attention.layer_norm_rms_epsilon`, 'f32', config.norm_eps]];
+}
+
+// A GGUF of architecture `arch` (llama, qwen2, qwen3, gpt2) from a lookback bundle's weights of the matching
+// variant (config: the bundle's), its matrices in ggml type `matrixType` (norms and biases F32, as llama.cpp's
+// converter keeps them), with the SentencePiece-style vocabulary above. gpt2's q, k and v rows go into one
+// attn_qkv tensor, as llama.cpp's converter writes GPT-2's c_attn.
+export function modelGguf(arch, config, safetensors, matrixType = 'F32') {
+  const { tokens, scores, types } = llamaVocabulary(config.vocab_size);
+  const metadata = [
+    ['general.architecture', 'string', arch],
+    ['general.name', 'string', `test ${arch}`],
+    ['general.alignment', 'u32', ALIGN],
+    ...archMetadata(arch, config),
     ['tokenizer.ggml.model', 'string', 'llama'],
     ['tokenizer.ggml.tokens', ['array', 'string'], tokens],
     ['tokenizer.ggml.scores', ['array', 'f32'], scores],
@@ -170,7 +189,25 @@ export function llamaGguf(config, safetensors, matrixType = 'F32') {
     ['tokenizer.ggml.bos_token_id', 'u32', config.bos_id],
     ['tokenizer.ggml.eos_token_id', 'u32', config.eos_id],
   ];
-  const tensors = readSafetensors(safetensors)
-    .map((t) => ({ name: ggufName(t.name), dims: [...t.shape].reverse(), data: t.data, type: t.shape.length === 2 ? matrixType : 'F32' }));
+  const gelu = config.mlp !== undefined && config.mlp !== 'swiglu';
+  let tensors = readSafetensors(safetensors).map((t) => ({
+    name: ggufName(t.name, gelu), dims: [...t.shape].reverse(), data: t.data, type: t.shape.length === 2 ? matrixType : 'F32',
+  }));
+  if (arch === 'gpt2') {
+    const fused = [];
+    for (const t of tensors) {
+      const m = /^blk\.(\d+)\.attn_q\.(weight|bias)$/.exec(t.name);
+      if (!m) continue;
+      const parts = ['q', 'k', 'v'].map((x) => tensors.find((u) => u.name === `blk.${m[1]}.attn_${x}.${m[2]}`));
+      const data = new Float32Array(parts.reduce((n, p) => n + p.data.length, 0));
+      parts.reduce((at, p) => { data.set(p.data, at); return at + p.data.length; }, 0);
+      const rows = parts.reduce((n, p) => n + p.dims[p.dims.length - 1], 0);
+      fused.push({ name: `blk.${m[1]}.attn_qkv.${m[2]}`, dims: [...t.dims.slice(0, -1), rows], data, type: t.type });
+    }
+    tensors = [...tensors.filter((t) => !/\.attn_[qkv]\./.test(t.name)), ...fused];
+  }
   return writeGguf(metadata, tensors);
 }
+
+// A llama GGUF of a lookback bundle's weights (adjacent-pair rotary, no q/k norms).
+export const llamaGguf = (config, safetensors, matrixType = 'F32') => modelGguf('llama', config, safetensors, matrixType);

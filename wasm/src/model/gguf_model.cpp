@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include "model/errors.hpp"
 #include "model/config_json.hpp"
@@ -11,6 +12,7 @@
 #include "model/hf_model.hpp"  // kHfMaxContext
 #include "model/load.hpp"      // UnsupportedFormat
 #include "model/sp_tokenizer.hpp"
+#include "model/tensor_names.hpp"
 #include "model/weights.hpp"
 
 namespace lookback {
@@ -18,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kArchitectures = "llama";
+const char* const kArchitectures = "llama, qwen2, qwen3, gpt2";
 
 const GgufValue& need(const GgufFile& f, const std::string& key) {
   const GgufValue* v = f.find(key);
@@ -65,7 +67,7 @@ const json& array_key(const GgufFile& f, const std::string& key, std::size_t n, 
 
 std::string architecture(const GgufFile& f) {
   const std::string arch = string_key(f, "general.architecture");
-  if (arch != "llama")
+  if (arch != "llama" && arch != "qwen2" && arch != "qwen3" && arch != "gpt2")
     throw UnsupportedFormat("GGUF: general.architecture is \"" + arch + "\"; lookback runs GGUF architectures: " + kArchitectures);
   return arch;
 }
@@ -107,56 +109,87 @@ std::shared_ptr<const Tokenizer> tokenizer(const GgufFile& f, const ModelConfig&
 }  // namespace
 
 ModelConfig gguf_config(const GgufFile& f) {
-  const std::string a = architecture(f) + ".";
+  const std::string arch = architecture(f), a = arch + ".";
+  const bool gpt2 = arch == "gpt2", qwen = arch == "qwen2" || arch == "qwen3";
   ModelConfig c;
-  c.arch = "llama (GGUF)";
+  c.arch = arch + " (GGUF)";
   c.dim = int(int_key(f, a + "embedding_length", -1));
   c.n_layers = int(int_key(f, a + "block_count", -1));
   c.n_heads = int(int_key(f, a + "attention.head_count", -1));
   c.n_kv_heads = int(int_key(f, a + "attention.head_count_kv", c.n_heads));
   c.head_dim = int(int_key(f, a + "attention.key_length", c.dim / c.n_heads));
-  const long long rope_dims = int_key(f, a + "rope.dimension_count", c.head_dim);
-  if (rope_dims != c.head_dim)
-    throw UnsupportedFormat("GGUF: " + a + "rope.dimension_count is " + std::to_string(rope_dims) +
-                            "; lookback rotates whole heads (" + std::to_string(c.head_dim) + ")");
-  if (const GgufValue* s = f.find(a + "rope.scaling.type"); s && s->value != "none")
-    throw UnsupportedFormat("GGUF: " + a + "rope.scaling.type is " + s->value.dump() + "; plain rotary positions only");
+  if (const long long v = int_key(f, a + "attention.value_length", c.head_dim); v != c.head_dim)
+    throw UnsupportedFormat("GGUF: " + a + "attention.value_length is " + std::to_string(v) + "; lookback needs it equal to key_length (" +
+                            std::to_string(c.head_dim) + ")");
   c.hidden_dim = int(int_key(f, a + "feed_forward_length", -1));
   const GgufTensor* embedding = f.tensor("token_embd.weight");
   if (!embedding || embedding->dims.size() != 2) model_error("GGUF: tensor \"token_embd.weight\" is missing or not a matrix");
   c.vocab_size = int(int_key(f, a + "vocab_size", (long long)std::min<std::uint64_t>(embedding->dims[1], std::numeric_limits<int>::max())));
   c.max_seq_len = int(std::min<long long>(int_key(f, a + "context_length", kHfMaxContext, 1, std::numeric_limits<long long>::max()), kHfMaxContext));
-  c.norm_eps = float_key(f, a + "attention.layer_norm_rms_epsilon", 1e-5f);
-  c.rope_theta = float_key(f, a + "rope.freq_base", 10000.0f);
-  c.rope_layout = RopeLayout::adjacent;
-  c.qk_norm = false;
-  c.mlp = Mlp::swiglu;
   c.tied_embeddings = f.tensor("output.weight") == nullptr;
-  c.bos_id = int(int_key(f, "tokenizer.ggml.bos_token_id", 1, 0));
-  c.eos_id = int(int_key(f, "tokenizer.ggml.eos_token_id", 2, 0));
+  c.bos_id = int(int_key(f, "tokenizer.ggml.bos_token_id", gpt2 ? 50256 : 1, 0));
+  c.eos_id = int(int_key(f, "tokenizer.ggml.eos_token_id", gpt2 ? 50256 : 2, 0));
+  if (gpt2) {
+    // GPT-2: learned positions, LayerNorm with bias, a fused q/k/v with bias, tanh-GELU MLP with biases (ggml's
+    // gelu is the tanh form)
+    c.positions = Positions::learned;
+    c.norm = Norm::layer;
+    c.norm_eps = float_key(f, a + "attention.layer_norm_epsilon", 1e-5f);
+    c.mlp = Mlp::gelu_tanh;
+    c.qkv_bias = c.out_bias = c.mlp_bias = true;
+    c.qk_norm = false;
+  } else {
+    const long long rope_dims = int_key(f, a + "rope.dimension_count", c.head_dim);
+    if (rope_dims != c.head_dim)
+      throw UnsupportedFormat("GGUF: " + a + "rope.dimension_count is " + std::to_string(rope_dims) +
+                              "; lookback rotates whole heads (" + std::to_string(c.head_dim) + ")");
+    if (const GgufValue* s = f.find(a + "rope.scaling.type"); s && s->value != "none")
+      throw UnsupportedFormat("GGUF: " + a + "rope.scaling.type is " + s->value.dump() + "; plain rotary positions only");
+    c.norm_eps = float_key(f, a + "attention.layer_norm_rms_epsilon", 1e-5f);
+    c.rope_theta = float_key(f, a + "rope.freq_base", 10000.0f);
+    // llama.cpp stores Llama's q/k rows in Meta's order and rotates adjacent pairs (rope type NORM); Qwen's as
+    // transformers has them, rotating pairs half a head apart (NEOX)
+    c.rope_layout = qwen ? RopeLayout::half : RopeLayout::adjacent;
+    c.qk_norm = arch == "qwen3";  // RMSNorm of each head's q and k (attn_q_norm, attn_k_norm) before the rotation
+    c.qkv_bias = arch == "qwen2";
+    c.mlp = Mlp::swiglu;
+  }
   validate_config(c);
   return c;
 }
 
-std::string gguf_to_lookback_name(const std::string& name) {
-  static const std::pair<const char*, const char*> kLayer[] = {
-      {"attn_norm.weight", "attention_norm.weight"}, {"attn_q.weight", "attention.wq.weight"},
-      {"attn_k.weight", "attention.wk.weight"},      {"attn_v.weight", "attention.wv.weight"},
-      {"attn_output.weight", "attention.wo.weight"}, {"ffn_norm.weight", "ffn_norm.weight"},
-      {"ffn_gate.weight", "feed_forward.w1.weight"}, {"ffn_up.weight", "feed_forward.w3.weight"},
-      {"ffn_down.weight", "feed_forward.w2.weight"},
+std::vector<std::string> gguf_to_lookback_names(const std::string& name, const ModelConfig& c) {
+  const bool swiglu = c.mlp == Mlp::swiglu;
+  static const NamePair kLayer[] = {
+      {"attn_norm.weight", "attention_norm.weight"}, {"attn_norm.bias", "attention_norm.bias"},
+      {"attn_q.weight", "attention.wq.weight"},      {"attn_q.bias", "attention.wq.bias"},
+      {"attn_k.weight", "attention.wk.weight"},      {"attn_k.bias", "attention.wk.bias"},
+      {"attn_v.weight", "attention.wv.weight"},      {"attn_v.bias", "attention.wv.bias"},
+      {"attn_q_norm.weight", "attention.q_norm.weight"}, {"attn_k_norm.weight", "attention.k_norm.weight"},
+      {"attn_output.weight", "attention.wo.weight"}, {"attn_output.bias", "attention.wo.bias"},
+      {"ffn_norm.weight", "ffn_norm.weight"},        {"ffn_norm.bias", "ffn_norm.bias"},
+      {"ffn_gate.weight", "feed_forward.w1.weight"}, {"ffn_gate.bias", "feed_forward.w1.bias"},
+      {"ffn_down.weight", "feed_forward.w2.weight"}, {"ffn_down.bias", "feed_forward.w2.bias"},
   };
-  if (name == "token_embd.weight") return "tok_embeddings.weight";
-  if (name == "output_norm.weight") return "norm.weight";
-  if (name == "output.weight") return "output.weight";
-  if (name.rfind("blk.", 0) == 0) {
-    const std::size_t dot = name.find('.', 4);
-    if (dot == std::string::npos || dot == 4 || name.find_first_not_of("0123456789", 4) != dot) return "";
-    const std::string rest = name.substr(dot + 1);
-    for (const auto& [theirs, ours] : kLayer)
-      if (rest == theirs) return "layers." + name.substr(4, dot - 4) + "." + ours;
+  static const NamePair kTop[] = {
+      {"token_embd.weight", "tok_embeddings.weight"}, {"position_embd.weight", "pos_embeddings.weight"},
+      {"output_norm.weight", "norm.weight"},          {"output_norm.bias", "norm.bias"},
+      {"output.weight", "output.weight"},
+  };
+  if (const char* ours = look_up(kTop, name)) return {ours};
+  const auto [layer, rest] = split_layer_name(name, "blk.");
+  if (layer.empty()) return {};
+  const std::string p = "layers." + layer + ".";
+  // the up projection: w3 beside a gate (SwiGLU), the MLP's only input matrix w1 without one (GPT-2)
+  if (rest == "ffn_up.weight" || rest == "ffn_up.bias")
+    return {p + "feed_forward." + (swiglu ? "w3" : "w1") + rest.substr(6)};
+  // GPT-2's fused q/k/v: the rows of q, then k, then v
+  if (rest == "attn_qkv.weight" || rest == "attn_qkv.bias") {
+    const std::string kind = rest.substr(8);
+    return {p + "attention.wq" + kind, p + "attention.wk" + kind, p + "attention.wv" + kind};
   }
-  return "";
+  if (const char* ours = look_up(kLayer, rest)) return {p + ours};
+  return {};
 }
 
 WeightFormat gguf_storage(const GgufFile& f) {
@@ -175,21 +208,38 @@ LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, std::optional
   const ModelConfig c = gguf_config(f);
   std::shared_ptr<const Tokenizer> tok = tokenizer(f, c);
   Weights w(c);
-  std::size_t read = 0;
+  std::set<std::string> read;
+  std::vector<float> parts;  // a tensor split among several of ours, or with rows beyond ours (positions)
   for (const GgufTensor& t : f.tensors) {
-    const std::string ours = gguf_to_lookback_name(t.name);
-    const TensorSpec* spec = ours.empty() ? nullptr : w.find(ours);
-    if (!spec) model_error("GGUF: tensor \"", t.name, "\" is not part of a ", c.arch, " model lookback runs");
-    std::vector<std::uint64_t> want(spec->shape.rbegin(), spec->shape.rend());  // ggml lists dimensions innermost first
+    const std::vector<std::string> ours = gguf_to_lookback_names(t.name, c);
+    std::vector<const TensorSpec*> specs;
+    for (const std::string& o : ours) specs.push_back(w.find(o));
+    if (ours.empty() || std::count(specs.begin(), specs.end(), nullptr))
+      model_error("GGUF: tensor \"", t.name, "\" is not part of a ", c.arch, " model lookback runs");
+    // the dimensions the metadata implies (ggml lists them innermost first): the pieces' rows one after another;
+    // learned positions have context_length rows of which the first max_seq_len are used
+    std::vector<std::uint64_t> want(specs[0]->shape.rbegin(), specs[0]->shape.rend());
+    for (std::size_t i = 1; i < specs.size(); ++i) want.back() += std::uint64_t(specs[i]->shape[0]);
+    std::size_t total = 0;
+    for (const TensorSpec* s : specs) total += s->size();
+    if (ours[0] == "pos_embeddings.weight")
+      want.back() = std::uint64_t(int_key(f, architecture(f) + ".context_length", c.max_seq_len, 1, std::numeric_limits<long long>::max()));
     if (t.dims != want)
       model_error("GGUF: tensor \"", t.name, "\" has dimensions ", json(t.dims).dump(), " but the metadata implies ", json(want).dump());
-    dequantize_ggml(*ggml_type(t.type), t.data, spec->size(), w.tensor(ours));
-    ++read;
+    if (specs.size() == 1 && total == t.count()) {
+      dequantize_ggml(*ggml_type(t.type), t.data, total, w.tensor(ours[0]));
+    } else {
+      parts.resize(std::size_t(t.count()));
+      dequantize_ggml(*ggml_type(t.type), t.data, parts.size(), parts.data());
+      std::size_t at = 0;
+      for (std::size_t i = 0; i < specs.size(); at += specs[i]->size(), ++i)
+        std::copy_n(parts.data() + at, specs[i]->size(), w.tensor(ours[i]));
+    }
+    for (const std::string& o : ours)
+      if (!read.insert(o).second) model_error("GGUF: tensor \"", t.name, "\" gives ", o, " a second time");
   }
-  if (read != w.specs().size())
-    for (const TensorSpec& s : w.specs())
-      if (!std::any_of(f.tensors.begin(), f.tensors.end(), [&](const GgufTensor& t) { return gguf_to_lookback_name(t.name) == s.name; }))
-        model_error("GGUF: the tensor for ", s.name, " is missing");
+  for (const TensorSpec& s : w.specs())
+    if (!read.count(s.name)) model_error("GGUF: the tensor for ", s.name, " is missing");
   w.check_finite();
   check_tokenizer_fits(c, *tok);
   auto model = std::make_shared<const Transformer>(std::move(w), format.value_or(gguf_storage(f)));

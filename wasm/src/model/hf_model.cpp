@@ -18,6 +18,7 @@
 #include "model/hf_tokenizer.hpp"
 #include "model/json_depth.hpp"
 #include "model/safetensors_sizes.hpp"
+#include "model/tensor_names.hpp"
 #include "model/weights.hpp"
 
 namespace lookback {
@@ -359,9 +360,9 @@ ModelConfig gpt2_config(const json& j) {
 
 // layers.{l}.<rest> -> {l, rest}; l = -1 for the tensors outside the layers
 std::pair<int, std::string> split_layer(const std::string& name) {
-  if (name.rfind("layers.", 0) != 0) return {-1, name};
-  const std::size_t dot = name.find('.', 7);
-  return {std::stoi(name.substr(7, dot - 7)), name.substr(dot + 1)};
+  const auto [layer, rest] = split_layer_name(name, "layers.");
+  if (layer.empty()) return {-1, name};
+  return {std::stoi(layer), rest};
 }
 
 Source llama_source(const json&, const ModelConfig&, const std::string& ours) { return {hf_llama_tensor_name(ours)}; }
@@ -381,13 +382,12 @@ Source gpt2_source(const json& j, const ModelConfig& c, const std::string& ours)
     if (ours == "norm.bias") return {"ln_f.bias"};
   }
   const std::string h = "h." + std::to_string(l) + ".";
-  static const std::pair<const char*, const char*> kPlain[] = {
+  static const NamePair kPlain[] = {
       {"attention_norm.weight", "ln_1.weight"}, {"attention_norm.bias", "ln_1.bias"},
       {"ffn_norm.weight", "ln_2.weight"},       {"ffn_norm.bias", "ln_2.bias"},
       {"attention.wo.bias", "attn.c_proj.bias"}, {"feed_forward.w1.bias", "mlp.c_fc.bias"},
       {"feed_forward.w2.bias", "mlp.c_proj.bias"}};
-  for (const auto& [a, b] : kPlain)
-    if (rest == a) return {h + b};
+  if (const char* theirs = look_up(kPlain, rest)) return {h + theirs};
   if (rest == "attention.wo.weight") return {h + "attn.c_proj.weight", 0, 0, true};
   if (rest == "feed_forward.w1.weight") return {h + "mlp.c_fc.weight", 0, 0, true};
   if (rest == "feed_forward.w2.weight") return {h + "mlp.c_proj.weight", 0, 0, true};
@@ -461,7 +461,7 @@ std::string hf_architecture_names() {
 }
 
 std::string hf_llama_tensor_name(const std::string& name) {
-  static const std::pair<const char*, const char*> kLayer[] = {
+  static const NamePair kLayer[] = {
       {"attention_norm.weight", "input_layernorm.weight"},
       {"attention.wq.weight", "self_attn.q_proj.weight"},
       {"attention.wk.weight", "self_attn.k_proj.weight"},
@@ -484,12 +484,8 @@ std::string hf_llama_tensor_name(const std::string& name) {
   if (name == "tok_embeddings.weight") return "model.embed_tokens.weight";
   if (name == "norm.weight") return "model.norm.weight";
   if (name == "output.weight") return "lm_head.weight";
-  if (name.rfind("layers.", 0) == 0) {
-    const std::size_t dot = name.find('.', 7);
-    const std::string rest = name.substr(dot + 1);
-    for (const auto& [ours, theirs] : kLayer)
-      if (rest == ours) return "model." + name.substr(0, dot + 1) + theirs;
-  }
+  const auto [layer, rest] = split_layer_name(name, "layers.");
+  if (const char* theirs = layer.empty() ? nullptr : look_up(kLayer, rest)) return "model.layers." + layer + "." + theirs;
   model_error("no Hugging Face Llama name for tensor \"", name, "\"");
 }
 
