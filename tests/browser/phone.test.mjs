@@ -13,6 +13,21 @@ before(async () => {
   // a phone's browser: touch, and scroll bars that overlay the page instead of taking its width
   b = await openChapter({ isMobile: true, hasTouch: true });
   await b.page.setViewportSize(PHONE);
+  // every text drawn on a canvas on the page, the last time it was drawn: its size on screen in CSS px (the font's
+  // size × the context's scale × the canvas' CSS width over its pixel width)
+  await b.page.addInitScript(() => {
+    const drawn = (window.__canvasText = new Map());
+    const fill = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+      const c = this.canvas, r = c.isConnected ? c.getBoundingClientRect() : null;
+      if (r?.width && String(text).trim()) {
+        const m = this.getTransform(), font = parseFloat(/([\d.]+)px/.exec(this.font)?.[1]);
+        const where = `${c.getRootNode().host?.id || c.getRootNode().host?.localName || 'page'} ${c.className}`;
+        drawn.set(`${where} ${text}`, { where, text: String(text).slice(0, 24), size: font * Math.hypot(m.a, m.b) * (r.width / c.width) });
+      }
+      return fill.call(this, text, ...rest);
+    };
+  });
   await b.page.goto(b.url);
 });
 after(async () => { await b?.close(); });
@@ -47,6 +62,7 @@ test('on a phone the whole chapter, every widget computed, is under 25,000 px ta
   assert.ok(size.height < 25000, `the phone page is ${size.height} px tall`);
   assert.ok(size.overflow <= 0, `the page scrolls sideways by ${size.overflow} px`);
   assert.ok(await page.locator('main [data-folded]').count() >= 8, 'the tall widgets start folded');
+  assert.equal(await page.locator('footer .about details').evaluate((d) => d.open), false, "the About box's list starts folded");
   assert.deepEqual([...b.record.consoleErrors, ...b.record.pageErrors, ...b.record.external], []);
 });
 
@@ -101,6 +117,22 @@ test("on a phone every figure's text can be read: nothing under 9 px, and the ha
     <= el.getBoundingClientRect().right), true, "the habit maps fit the phone's width");
 });
 
+test('on a phone the words drawn on canvases (the qkv plane, the scaling histogram, the training curves) are at least 9 px', T, async () => {
+  const { page } = b;
+  for (const sel of ['#w-qkv-plane', '#w-scaling', 'lookback-training']) {
+    const w = page.locator(sel);
+    await w.scrollIntoViewIfNeeded();
+    await until(() => w.evaluate((el) => el.dataset.state === 'ready'), Boolean, `${sel} computed`, 60000);
+  }
+  await page.waitForTimeout(300);
+  const drawn = await page.evaluate(() => [...window.__canvasText.values()]);
+  for (const host of ['w-qkv-plane', 'w-scaling', 'lookback-training']) {
+    assert.ok(drawn.some((x) => x.where.startsWith(`${host} `)), `${host} drew its labels on its canvas: ${JSON.stringify(drawn.slice(0, 4))}`);
+  }
+  const small = drawn.filter((x) => !(x.size >= 9)).map((x) => `${x.where}: "${x.text}" ${x.size.toFixed(1)} px`);
+  assert.deepEqual(small, [], 'no canvas label under 9 px on a phone');
+});
+
 test("on a phone a folded widget ends under a whole, labelled part: a row of head maps with their names, a figure's first matrix with its shape", T, async () => {
   const { page } = b;
   const seen = async (id) => {
@@ -112,6 +144,8 @@ test("on a phone a folded widget ends under a whole, labelled part: a row of hea
       const whole = (node) => { const r = node.getBoundingClientRect(); return r.height > 0 && r.bottom <= bar + 0.5; };
       const cells = [...el.shadowRoot.querySelectorAll('.grid .cell')];
       const first = el.shadowRoot.querySelector('svg g.heatmap');
+      const marked = el.shadowRoot.querySelector('[data-fold-end]');
+      const steps = [...el.shadowRoot.querySelectorAll('.steps button')];
       // the matrix's caption: the nearest text above its cells, starting near their left edge
       const caption = first && [...first.ownerSVGElement.querySelectorAll('text')].filter((t) => t.getBoundingClientRect().bottom <= first.getBoundingClientRect().top + 1
         && Math.abs(t.getBoundingClientRect().left - first.querySelector('rect.lb-cell').getBoundingClientRect().left) < 40 && /\S/.test(t.textContent))
@@ -125,6 +159,12 @@ test("on a phone a folded widget ends under a whole, labelled part: a row of hea
         matrix: first ? whole(first) : null, caption: caption && whole(caption) ? caption.textContent.trim() : null,
         // a map's legend, where one goes with it (the even spread marked on it)
         legend: el.shadowRoot.querySelector('g.habit g.legend') ? whole(el.shadowRoot.querySelector('g.habit g.legend')) : null,
+        // the part the widget marks as its fold's end, shown whole; a marked table's caption
+        marked: marked ? whole(marked) : null, markedCaption: marked?.querySelector('caption')?.textContent.trim() ?? null,
+        // rows of step buttons (one on a phone)
+        stepRows: steps.length ? new Set(steps.map((x) => Math.round(x.getBoundingClientRect().top))).size : null,
+        // no part of the widget squeezed shorter than its content while folded (the fold cuts; nothing shrinks)
+        squeezed: [...el.shadowRoot.children].filter((c) => c.getBoundingClientRect().height < c.scrollHeight - 1).map((c) => c.className),
       };
     });
   };
@@ -140,6 +180,17 @@ test("on a phone a folded widget ends under a whole, labelled part: a row of hea
   const h = await seen('w-habits');
   assert.equal(h.matrix, true, `the habits widget shows its first map whole: ${JSON.stringify(h)}`);
   assert.equal(h.legend, true, `with its legend and even-spread mark: ${JSON.stringify(h)}`);
+  // the worked example: its six steps on one row, then the step's first matrix whole with its caption
+  const we = await seen('w-worked-example');
+  assert.equal(we.stepRows, 1, `the worked example's steps fit one row: ${JSON.stringify(we)}`);
+  assert.equal(we.marked, true, `the worked example's first matrix shows whole: ${JSON.stringify(we)}`);
+  assert.match(we.markedCaption ?? '', /^X\b/, `with its caption: ${JSON.stringify(we)}`);
+  // the made-up name: its headline, the name and the whole text it is said in; its table folded away, not squeezed
+  const ind = await seen('w-induction');
+  assert.equal(ind.marked, true, `the induction widget shows its text whole: ${JSON.stringify(ind)}`);
+  for (const [id, w] of [['w-worked-example', we], ['w-induction', ind], ['w-heads-grid', grid], ['w-habits', h]]) {
+    assert.deepEqual(w.squeezed, [], `#${id}: no part squeezed by the fold`);
+  }
 });
 
 test('on a phone a folded widget shows all of itself on request, folds again, and unfolds for keyboard focus', T, async () => {

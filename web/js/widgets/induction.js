@@ -64,7 +64,7 @@ class Induction extends ModelWidget {
       <p class="title">A made-up name, said twice</p>
       <div class="row"><label for="name">made-up name</label>
         <input type="text" id="name" spellcheck="false" autocomplete="off" maxlength="24"></div>
-      <p class="text"></p>
+      <p class="text" data-fold-end></p>
       <div class="scroll"><table class="num tokens"></table></div>
       <p class="sum headline" aria-live="polite"></p>
       <p class="hint head"></p>`;

@@ -4,7 +4,7 @@
 // Exports the curve (JSON, CSV, PNG) and the model as a bundle loadModel reads. Trains only while on screen.
 // Not the trainer (web/js/api/train.js, wasm/src/train_live) and not the chapter's prose.
 import { LookbackWidget, abortError, define, esc, fmt } from './widget-kit.js';
-import { downloadBlob, drawReport, palette, snapshot } from './export.js';
+import { downloadBlob, drawReport, palette } from './export.js';
 import { TRAIN_TASKS as TASKS } from '../train-tasks.js';
 import { weightRGB } from '../figures/index.js';
 import { headName } from './model-view.js';
@@ -122,11 +122,11 @@ class Training extends LookbackWidget {
         <button type="button" name="model" aria-label="Save model: a bundle of model.safetensors, config.json and tokenizer.json">Save model</button>
         <span class="status" aria-live="polite"></span>
       </div>
-      <canvas class="plot loss" width="1200" height="360" role="img" aria-label="Loss curves"></canvas>
+      <canvas class="plot loss" width="600" height="180" role="img" aria-label="Loss curves"></canvas>
       <div class="legend"><span><i style="border-color: var(--lb-muted)"></i>training loss</span>
         <span><i style="border-color: var(--lb-accent)"></i>held-out loss</span>
         <span class="task-legend"><i style="border-color: var(--lb-accent-2)"></i>loss on the <span class="scored"></span> (held-out rows)</span></div>
-      <canvas class="plot scores" width="1200" height="280" role="img" aria-label="Head scores over training"></canvas>
+      <canvas class="plot scores" width="600" height="140" role="img" aria-label="Head scores over training"></canvas>
       <div class="legend heads-legend"></div>
       <div class="scrub"><label for="scrub">snapshot</label><input id="scrub" type="range" name="scrub" min="0" max="0" value="0"
         aria-label="Snapshot to show"><output class="at"></output></div>
@@ -158,6 +158,11 @@ class Training extends LookbackWidget {
       if (e.key === 'k' && !e.ctrlKey && !e.metaKey && !e.altKey && e.target === this) this.toggle();
     });
     if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
+    // the plots are drawn at the width they take on screen: again when it changes
+    const plot = q('canvas.loss');
+    new ResizeObserver(([e]) => {
+      if (this.handle !== null && Math.round(e.contentRect.width * (window.devicePixelRatio || 1)) !== plot.width) this.draw();
+    }).observe(plot);
     this.syncControls();
   }
 
@@ -347,33 +352,33 @@ class Training extends LookbackWidget {
     q('.summary').textContent = this.summaryText();
   }
 
-  drawLoss(canvas, pal, snap) {
-    const ctx = canvas.getContext('2d');
-    const W = canvas.width, Hh = canvas.height, pad = 44;
+  drawLoss(canvas, pal, snap, scale) {
+    const { ctx, W, H: Hh } = plotContext(canvas, 0.3, 130, scale);
+    const pad = PAD;
     ctx.fillStyle = pal.page;
     ctx.fillRect(0, 0, W, Hh);
     const maxY = Math.max(1, ...this.losses.slice(0, 5), ...this.snapshots.map((s) => Math.max(s.heldOut, s.task || 0)));
-    const x = (step) => pad + (W - pad - 10) * (step / this.total);
-    const y = (v) => 10 + (Hh - pad) * (1 - Math.min(v, maxY) / maxY);
+    const x = (step) => pad + (W - pad - 6) * (step / this.total);
+    const y = (v) => 6 + (Hh - pad) * (1 - Math.min(v, maxY) / maxY);
     axes(ctx, pal, W, Hh, pad, maxY, this.total, 'nats');
-    line(ctx, this.losses.map((l, i) => [x(i + 1), y(l)]), pal.muted, 1.5);
-    line(ctx, this.snapshots.map((s) => [x(s.step), y(s.heldOut)]), pal.accent, 3);
-    if (!TASKS[this.task].all) line(ctx, this.snapshots.filter((s) => Number.isFinite(s.task)).map((s) => [x(s.step), y(s.task)]), pal.accent2, 3);
+    line(ctx, this.losses.map((l, i) => [x(i + 1), y(l)]), pal.muted, 1);
+    line(ctx, this.snapshots.map((s) => [x(s.step), y(s.heldOut)]), pal.accent, 1.8);
+    if (!TASKS[this.task].all) line(ctx, this.snapshots.filter((s) => Number.isFinite(s.task)).map((s) => [x(s.step), y(s.task)]), pal.accent2, 1.8);
     if (snap) marker(ctx, x(snap.step), Hh - pad, pal);
   }
 
-  drawScores(canvas, pal, snap) {
-    const ctx = canvas.getContext('2d');
-    const W = canvas.width, Hh = canvas.height, pad = 44;
+  drawScores(canvas, pal, snap, scale) {
+    const { ctx, W, H: Hh } = plotContext(canvas, 0.233, 110, scale);
+    const pad = PAD;
     ctx.fillStyle = pal.page;
     ctx.fillRect(0, 0, W, Hh);
-    const x = (step) => pad + (W - pad - 10) * (step / this.total);
-    const y = (v) => 10 + (Hh - pad) * (1 - v);
+    const x = (step) => pad + (W - pad - 6) * (step / this.total);
+    const y = (v) => 6 + (Hh - pad) * (1 - v);
     axes(ctx, pal, W, Hh, pad, 1, this.total, 'score');
     const n = this.snapshots[0]?.previousTokenOnRandomTokens.length ?? 0;
     for (let i = 0; i < n; i++) {
-      line(ctx, this.snapshots.map((s) => [x(s.step), y(s.previousTokenOnRandomTokens[i])]), HEAD_COLOURS[i % 8], 2, [10, 8]);
-      line(ctx, this.snapshots.map((s) => [x(s.step), y(s.induction[i])]), HEAD_COLOURS[i % 8], 3);
+      line(ctx, this.snapshots.map((s) => [x(s.step), y(s.previousTokenOnRandomTokens[i])]), HEAD_COLOURS[i % 8], 1.2, [6, 5]);
+      line(ctx, this.snapshots.map((s) => [x(s.step), y(s.induction[i])]), HEAD_COLOURS[i % 8], 1.8);
     }
     if (snap) marker(ctx, x(snap.step), Hh - pad, pal);
   }
@@ -448,31 +453,62 @@ class Training extends LookbackWidget {
   }
 
   exportCanvas() {
-    const q = (s) => this.root.querySelector(s);
+    const pal = palette(this), snap = this.shown();
+    // the two plots drawn again for the picture, 600 px wide at twice the resolution
+    const plot = (draw) => {
+      const c = document.createElement('canvas');
+      draw.call(this, c, pal, snap, 2);
+      return { picture: c, width: 600, height: c.height / 2 };
+    };
     return drawReport(this, {
       title: `Watch a head learn: ${TASKS[this.task].label}, ${SIZES[this.size].label}, lr ${this.lr}, seed ${this.seed}`,
       blocks: [
-        { picture: snapshot(q('canvas.loss')), width: 600, height: 180 },
-        { picture: snapshot(q('canvas.scores')), width: 600, height: 140 },
+        plot(this.drawLoss),
+        plot(this.drawScores),
         { text: this.summaryText() },
       ],
     });
   }
 }
 
+// The plots are drawn in CSS pixels at the width they take on screen (a phone's or a desktop's), so their labels
+// are LABEL_PX tall on any screen.
+const LABEL_PX = 12;
+const PAD = 30;   // CSS px left of and under a plot, for its labels
+
+// Sizes a plot's canvas to its width on screen (600 CSS px off screen) times `scale` pixels a CSS px (the screen's by
+// default), its height `ratio` of that (at least `min` CSS px), and returns its context drawing in CSS pixels with
+// the plot's CSS size.
+function plotContext(canvas, ratio, min, scale = window.devicePixelRatio || 1) {
+  const W = (canvas.isConnected && canvas.getBoundingClientRect().width) || 600;
+  const H = Math.max(min, Math.round(W * ratio));
+  const dpr = scale;
+  const pw = Math.round(W * dpr), ph = Math.round(H * dpr);
+  if (canvas.width !== pw || canvas.height !== ph) { canvas.width = pw; canvas.height = ph; }
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(pw / W, 0, 0, ph / H, 0, 0);
+  return { ctx, W, H };
+}
+
 function axes(ctx, pal, W, H, pad, maxY, maxX, unit) {
   ctx.strokeStyle = pal.rule;
   ctx.fillStyle = pal.muted;
   ctx.lineWidth = 1;
-  ctx.font = `20px ${pal.font}`;
+  ctx.font = `${LABEL_PX}px ${pal.font}`;
   ctx.beginPath();
-  ctx.moveTo(pad, 10);
-  ctx.lineTo(pad, H - pad + 10);
-  ctx.lineTo(W - 10, H - pad + 10);
+  ctx.moveTo(pad, 6);
+  ctx.lineTo(pad, H - pad + 6);
+  ctx.lineTo(W - 6, H - pad + 6);
   ctx.stroke();
-  ctx.fillText(`${fmt(maxY, maxY < 2 ? 1 : 0)} ${unit}`, 4, 26);
-  ctx.fillText('0', 4, H - pad + 10);
-  ctx.fillText(`step ${maxX}`, W - 130, H - 8);
+  // the axis' top and foot left of it, its unit and the last step under the plot
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'top';
+  ctx.fillText(fmt(maxY, maxY < 2 ? 1 : 0), pad - 4, 4);
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillText('0', pad - 4, H - pad + 6);
+  ctx.fillText(`step ${maxX}`, W - 6, H - 6);
+  ctx.textAlign = 'left';
+  ctx.fillText(unit, pad, H - 6);
 }
 
 function line(ctx, pts, colour, width, dash = []) {
@@ -489,10 +525,10 @@ function line(ctx, pts, colour, width, dash = []) {
 function marker(ctx, x, bottom, pal) {
   ctx.strokeStyle = pal.fg;
   ctx.lineWidth = 1;
-  ctx.setLineDash([4, 4]);
+  ctx.setLineDash([3, 3]);
   ctx.beginPath();
-  ctx.moveTo(x, 10);
-  ctx.lineTo(x, bottom + 10);
+  ctx.moveTo(x, 6);
+  ctx.lineTo(x, bottom + 6);
   ctx.stroke();
   ctx.setLineDash([]);
 }

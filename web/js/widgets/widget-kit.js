@@ -63,6 +63,7 @@ button.fold { display: block; margin: .3rem 0 .5rem; font-size: .85rem; min-heig
 /* and its result first: a widget's headline (class "headline" on one of its top-level parts: a verdict, a measured
    sum) moves up under its title while the widget is folded */
 :host([data-folded][data-lead]) { display: flex; flex-direction: column; }
+:host([data-folded][data-lead]) > * { flex-shrink: 0; }   /* each part keeps its height: the fold cuts, nothing squeezes */
 :host([data-folded][data-lead]) .title { order: -2; }
 :host([data-folded][data-lead]) .headline { order: -1; }
 .unfold { display: none; }

@@ -34,6 +34,8 @@ table.num tr.sel td { background: color-mix(in srgb, var(--lb-accent) 12%, trans
 .hand p { margin: .2rem 0; white-space: pre-wrap; }
 .rowpick { margin-top: .5rem; }
 h3.step-title { margin: .3rem 0; font-size: .95rem; }
+/* on a phone the six steps fit one row */
+@container (max-width: 420px) { .steps { gap: .15rem; } .steps button { min-width: 0; padding: .3rem .3rem; font-size: .75rem; flex: auto; } }
 `;
 
 /**
@@ -205,6 +207,8 @@ class WorkedExample extends LookbackWidget {
         this.matrixTable('V', m.V)}<span class="op" aria-hidden="true">=</span>${this.matrixTable('O', m.O, { rowSel: r, caption: 'O = A V' })}`;
     }
     stage.innerHTML = html;
+    // folded on a phone, the widget ends under the step's first matrix, whole with its caption
+    stage.querySelector('table').setAttribute('data-fold-end', '');
     this.root.querySelector('.hand').innerHTML = this.handCheck().map((l) => `<p>${esc(l)}</p>`).join('');
   }
 
