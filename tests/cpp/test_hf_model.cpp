@@ -53,6 +53,12 @@ TEST_CASE("the Split patterns of Llama 3 and Qwen2 and GPT-2's split by Unicode 
   CHECK(pretokenize(SplitPattern::gpt2, "a\U0001F600b \u4E2D\u6587 \u0645\u0631") == V{"a", "\U0001F600", "b", " \u4E2D\u6587", " \u0645\u0631"});
   CHECK(pretokenize(SplitPattern::llama3, "x\tword") == V{"x", "\tword"});
   CHECK(pretokenize(SplitPattern::llama3, "") == V{});
+  // SmolLM's: every digit alone and no space joins one (a whitespace run before a digit is a piece whole), the
+  // rest as GPT-2's, contractions in lower case only
+  CHECK(pretokenize(SplitPattern::gpt2, text) == V{"Hello", " world", " 12345", "!!", "\n\n ", " x"});
+  CHECK(pretokenize(SplitPattern::smollm, text) == V{"Hello", " world", " ", "1", "2", "3", "4", "5", "!!", "\n\n ", " x"});
+  CHECK(pretokenize(SplitPattern::smollm, "a  7b's I'LL") == V{"a", "  ", "7", "b", "'s", " I", "'", "LL"});
+  CHECK(pretokenize(SplitPattern::smollm, "x \u0661\u0662\u00B2") == V{"x", " ", "\u0661", "\u0662", "\u00B2"});  // every \p{N}
   SplitPattern p = SplitPattern::gpt2;
   CHECK_FALSE(split_pattern_of("\\s+", p));
 }

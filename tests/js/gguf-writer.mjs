@@ -154,6 +154,38 @@ export function llamaVocabulary(V) {
   return { tokens, scores, types };
 }
 
+// The metadata of a llama (SentencePiece-style) tokenizer: the vocabulary above, the config's marks.
+function llamaTokenizer(config) {
+  const { tokens, scores, types } = llamaVocabulary(config.vocab_size);
+  return [
+    ['tokenizer.ggml.model', 'string', 'llama'],
+    ['tokenizer.ggml.tokens', ['array', 'string'], tokens],
+    ['tokenizer.ggml.scores', ['array', 'f32'], scores],
+    ['tokenizer.ggml.token_type', ['array', 'i32'], types],
+    ['tokenizer.ggml.bos_token_id', 'u32', config.bos_id],
+    ['tokenizer.ggml.eos_token_id', 'u32', config.eos_id],
+  ];
+}
+
+// The metadata of a gpt2 (byte-level BPE) tokenizer as llama.cpp's converter writes it from a tokenizer.json
+// (parsed): the tokens by id, added special tokens as control (3), other added ones user-defined (4), the rest
+// normal (1); the merges as "left right"; `pre` names the split.
+export function gpt2Tokenizer(json, pre, { bos, eos }) {
+  const tokens = [], types = [];
+  for (const [t, id] of Object.entries(json.model.vocab)) tokens[id] = t, types[id] = 1;
+  for (const a of json.added_tokens) tokens[a.id] = a.content, types[a.id] = a.special ? 3 : 4;
+  for (let i = 0; i < tokens.length; i++) if (tokens[i] === undefined) tokens[i] = `[PAD${i}]`, types[i] = 5;
+  return [
+    ['tokenizer.ggml.model', 'string', 'gpt2'],
+    ['tokenizer.ggml.pre', 'string', pre],
+    ['tokenizer.ggml.tokens', ['array', 'string'], tokens],
+    ['tokenizer.ggml.token_type', ['array', 'i32'], types],
+    ['tokenizer.ggml.merges', ['array', 'string'], json.model.merges.map((m) => (Array.isArray(m) ? m.join(' ') : m))],
+    ['tokenizer.ggml.bos_token_id', 'u32', bos],
+    ['tokenizer.ggml.eos_token_id', 'u32', eos],
+  ];
+}
+
 // The architecture's keys (as llama.cpp's converter writes them) for a lookback config.
 function archMetadata(arch, config) {
   const a = `${arch}.`;
@@ -175,19 +207,13 @@ function archMetadata(arch, config) {
 // variant (config: the bundle's), its matrices in ggml type `matrixType` (norms and biases F32, as llama.cpp's
 // converter keeps them), with the SentencePiece-style vocabulary above. gpt2's q, k and v rows go into one
 // attn_qkv tensor, as llama.cpp's converter writes GPT-2's c_attn.
-export function modelGguf(arch, config, safetensors, matrixType = 'F32') {
-  const { tokens, scores, types } = llamaVocabulary(config.vocab_size);
+export function modelGguf(arch, config, safetensors, matrixType = 'F32', tokenizer = llamaTokenizer(config)) {
   const metadata = [
     ['general.architecture', 'string', arch],
     ['general.name', 'string', `test ${arch}`],
     ['general.alignment', 'u32', ALIGN],
     ...archMetadata(arch, config),
-    ['tokenizer.ggml.model', 'string', 'llama'],
-    ['tokenizer.ggml.tokens', ['array', 'string'], tokens],
-    ['tokenizer.ggml.scores', ['array', 'f32'], scores],
-    ['tokenizer.ggml.token_type', ['array', 'i32'], types],
-    ['tokenizer.ggml.bos_token_id', 'u32', config.bos_id],
-    ['tokenizer.ggml.eos_token_id', 'u32', config.eos_id],
+    ...tokenizer,
   ];
   const gelu = config.mlp !== undefined && config.mlp !== 'swiglu';
   let tensors = readSafetensors(safetensors).map((t) => ({

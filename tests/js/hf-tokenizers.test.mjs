@@ -13,23 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { loadLookback } from 'lookback';
 import { writeHfFolder } from './hf-folders.mjs';
+import { texts } from './tokenizer-texts.mjs';
 import { unicodeClassesSource } from '../../.scripts/unicode-classes.mjs';
 
 const lb = await loadLookback();
 let dir;
 before(async () => { dir = await mkdtemp(join(tmpdir(), 'lookback-tok-')); });
 after(() => rm(dir, { recursive: true, force: true }));
-
-const PARTS = ['Hello', ' world', "it's", " I'LL", "'S", ' 12345', '3.14159', '  ', '   ', '\t', '\n', '\n\n', ' \n ', '\r\n',
-  '日本語のテキスト', '中文', '한국어', 'مرحبا بالعالم', 'שלום', '😀', '👩‍👩‍👧', '🇫🇷', 'café', 'naïve', 'e\u0301', 'Ωmega',
-  'x = f(y) + 1;', 'def foo():\n    return 0', '{"a": [1, 2]}', '...', '!!', '—', '×', '²', 'ǅ', '\u00a0', '١٢٣', 'ⅷ', 'ſt',
-  'don’t', '<', '>', 'a', 'Z', '0', 'ＡＢＣ', '\u3000', '    '];
-// n strings of 1 to 8 parts, from a seeded generator
-function texts(n, seed) {
-  let s = seed;
-  const next = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
-  return Array.from({ length: n }, () => Array.from({ length: 1 + Math.floor(next() * 8) }, () => PARTS[Math.floor(next() * PARTS.length)]).join(''));
-}
 
 for (const name of ['llama2', 'llama3', 'qwen3', 'gemma3']) {
   test(`${name}'s tokenizer.json: the same ids as @huggingface/tokenizers on 3,000 strings`, async () => {

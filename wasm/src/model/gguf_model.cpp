@@ -10,7 +10,9 @@
 #include "model/config_json.hpp"
 #include "model/ggml_types.hpp"
 #include "model/hf_model.hpp"  // kHfMaxContext
+#include "model/hf_tokenizer.hpp"
 #include "model/load.hpp"      // UnsupportedFormat
+#include "model/pretokenize.hpp"
 #include "model/sp_tokenizer.hpp"
 #include "model/tensor_names.hpp"
 #include "model/weights.hpp"
@@ -86,15 +88,77 @@ std::string spaces(const std::string& piece) {
   return out;
 }
 
+// tokenizer.ggml.pre's names, as llama.cpp groups them, and the split pattern each stands for; llama.cpp takes
+// a piece that is a token whole (ignore_merges) for Llama 3's, as its tokenizer.json says
+struct PreTokenizer {
+  const char* name;
+  SplitPattern pattern;
+  bool ignore_merges;
+};
+const PreTokenizer kPreTokenizers[] = {
+    {"gpt-2", SplitPattern::gpt2, false},        {"phi-2", SplitPattern::gpt2, false},
+    {"jina-es", SplitPattern::gpt2, false},      {"jina-de", SplitPattern::gpt2, false},
+    {"gigachat", SplitPattern::gpt2, false},     {"jina-v1-en", SplitPattern::gpt2, false},
+    {"jina-v2-es", SplitPattern::gpt2, false},   {"jina-v2-de", SplitPattern::gpt2, false},
+    {"jina-v2-code", SplitPattern::gpt2, false}, {"roberta-bpe", SplitPattern::gpt2, false},
+    {"llama-bpe", SplitPattern::llama3, true},   {"llama3", SplitPattern::llama3, true},
+    {"llama-v3", SplitPattern::llama3, true},    {"falcon3", SplitPattern::llama3, true},
+    {"qwen2", SplitPattern::qwen2, false},       {"deepseek-r1-qwen", SplitPattern::qwen2, false},
+    {"megrez", SplitPattern::qwen2, false},      {"smollm", SplitPattern::smollm, false},
+    {"codeshell", SplitPattern::smollm, false},  {"exaone", SplitPattern::smollm, false},
+    {"minerva-7b", SplitPattern::smollm, false},
+};
+
+// The pre_tokenizer of a tokenizer.json that splits as `p`, then maps bytes to GPT-2's characters.
+json pre_tokenizer_json(SplitPattern p) {
+  const json byte_level = {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", p == SplitPattern::gpt2 || p == SplitPattern::smollm}};
+  if (p == SplitPattern::gpt2) return byte_level;
+  const json first = p == SplitPattern::smollm
+                         ? json{{"type", "Digits"}, {"individual_digits", true}}
+                         : json{{"type", "Split"}, {"pattern", {{"Regex", split_pattern_regex(p)}}}, {"behavior", "Isolated"}, {"invert", false}};
+  return {{"type", "Sequence"}, {"pretokenizers", {first, byte_level}}};
+}
+
+// tokenizer.ggml.model "gpt2": byte-level BPE from tokens and merges, split as tokenizer.ggml.pre names; control
+// (type 3) and user-defined (type 4) tokens are found in the text first, control ones decoding to nothing. Read as
+// the tokenizer.json these fields were converted from.
+std::shared_ptr<const Tokenizer> gpt2_tokenizer(const GgufFile& f, const ModelConfig& c, const json& tokens, const json* types) {
+  const std::string pre = f.find("tokenizer.ggml.pre") ? string_key(f, "tokenizer.ggml.pre") : "";
+  const PreTokenizer* split = nullptr;
+  std::string names;
+  for (const PreTokenizer& p : kPreTokenizers) {
+    if (pre == p.name) split = &p;
+    names += std::string(names.empty() ? "" : ", ") + p.name;
+  }
+  if (!split)
+    throw UnsupportedFormat("GGUF: tokenizer.ggml.pre is " + (pre.empty() ? std::string("missing") : "\"" + pre + "\"") +
+                            "; lookback splits byte-level BPE text as " + names);
+  const GgufValue& merges = need(f, "tokenizer.ggml.merges");
+  array_key(f, "tokenizer.ggml.merges", merges.value.is_array() ? merges.value.size() : 0, &json::is_string, "STRINGs");
+  json vocab = json::object(), added = json::array();
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& piece = tokens[i].get_ref<const std::string&>();
+    vocab[piece] = i;
+    const long long type = types ? (*types)[i].get<long long>() : 1;
+    if (type == 3 || type == 4) added.push_back({{"id", i}, {"content", piece}, {"special", type == 3}});
+  }
+  const json j = {{"model", {{"type", "BPE"}, {"vocab", std::move(vocab)}, {"merges", merges.value}, {"ignore_merges", split->ignore_merges}}},
+                  {"pre_tokenizer", pre_tokenizer_json(split->pattern)},
+                  {"added_tokens", std::move(added)}};
+  return HfBpeTokenizer::from_json(j, c.vocab_size, c.bos_id, c.eos_id);
+}
+
 std::shared_ptr<const Tokenizer> tokenizer(const GgufFile& f, const ModelConfig& c) {
   const std::string model = string_key(f, "tokenizer.ggml.model");
-  if (model != "llama")
-    throw UnsupportedFormat("GGUF: tokenizer.ggml.model is \"" + model + "\"; lookback reads GGUF tokenizers: llama");
+  if (model != "llama" && model != "gpt2")
+    throw UnsupportedFormat("GGUF: tokenizer.ggml.model is \"" + model + "\"; lookback reads GGUF tokenizers: llama, gpt2");
   const GgufValue& tokens = need(f, "tokenizer.ggml.tokens");
   const std::size_t n = tokens.value.is_array() ? tokens.value.size() : 0;
   array_key(f, "tokenizer.ggml.tokens", n, &json::is_string, "STRINGs");
-  const json& scores = array_key(f, "tokenizer.ggml.scores", n, &json::is_number, "numbers");
   const json* types = f.find("tokenizer.ggml.token_type") ? &array_key(f, "tokenizer.ggml.token_type", n, &json::is_number_integer, "integers") : nullptr;
+  if (model == "gpt2") return gpt2_tokenizer(f, c, tokens.value, types);
+  // llama: sentencepiece-style pieces with scores
+  const json& scores = array_key(f, "tokenizer.ggml.scores", n, &json::is_number, "numbers");
   std::vector<std::string> pieces;
   std::vector<float> weights;
   for (std::size_t i = 0; i < n; ++i) {

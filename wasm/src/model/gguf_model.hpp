@@ -1,7 +1,8 @@
 // A model from a GGUF file: the architecture's metadata mapped to a ModelConfig, its tensors (any type
 // ggml_types.hpp reads, decoded to float32 at load and then held as the caller asks, else by gguf_storage) to
-// lookback's names, and the tokenizer from tokenizer.ggml.*. Architectures: llama, qwen2, qwen3, gpt2, with
-// tensor names as llama.cpp writes them. Anything else is refused naming the key and its value.
+// lookback's names, and the tokenizer from tokenizer.ggml.* (llama: sentencepiece-style; gpt2: byte-level BPE
+// split as tokenizer.ggml.pre names). Architectures: llama, qwen2, qwen3, gpt2, with tensor names as llama.cpp
+// writes them. Anything else is refused naming the key and its value.
 // Not here: the container (gguf.hpp).
 #pragma once
 #include <cstddef>

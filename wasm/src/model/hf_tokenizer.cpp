@@ -108,10 +108,12 @@ void read_normalizer(const json& j, HfTextSteps& s) {
 
 void read_pre_tokenizer(const json& j, HfTextSteps& s) {
   const std::vector<json> steps = steps_of(j.contains("pre_tokenizer") ? j["pre_tokenizer"] : json(), "pretokenizers");
-  bool byte_level = false, regex = false;
+  bool byte_level = false, regex = false, digits = false;
   for (const json& p : steps) {
     const std::string type = type_of(p);
-    if (type == "ByteLevel") {
+    if (type == "Digits" && p.value("individual_digits", false) == true && !byte_level && !regex) {
+      digits = true;  // SmolLM's: every digit alone, before ByteLevel's own split
+    } else if (type == "ByteLevel") {
       byte_level = true;
       const json prefix = p.value("add_prefix_space", json(false));
       if (!prefix.is_boolean()) model_error("tokenizer.json: \"add_prefix_space\" of the pre_tokenizer must be true or false");
@@ -138,8 +140,13 @@ void read_pre_tokenizer(const json& j, HfTextSteps& s) {
       s.metaspace_split = p.value("split", true);
     } else {
       refuse("pre_tokenizer", p, "is not one lookback reads (ByteLevel, a Split with GPT-2's, Llama 3's or Qwen2's regex, "
-             "Metaspace, a Split on a string)");
+             "single Digits before ByteLevel, Metaspace, a Split on a string)");
     }
+  }
+  if (digits) {
+    if (!byte_level || s.pattern != SplitPattern::gpt2 || s.add_prefix_space)
+      model_error("tokenizer.json: a Digits split of single digits is read before ByteLevel's own split only");
+    s.pattern = SplitPattern::smollm;
   }
   if (byte_level && !s.split_after.empty())
     model_error("tokenizer.json: a Split on the string \"", s.split_after, "\" before ByteLevel; lookback reads a Split on a string in sentencepiece-style tokenizers only");
@@ -162,14 +169,24 @@ void refuse_id_changing_settings(const json& model) {
 std::vector<std::string> gpt2_chunks(const std::string& text) { return pretokenize(SplitPattern::gpt2, text); }
 
 HfBpeTokenizer::HfBpeTokenizer(const std::string& json_text, int vocab_size, int bos, int eos)
-    : vocab_size_(vocab_size), bos_(bos), eos_(eos) {
+    : HfBpeTokenizer(&static_cast<const json&>(parsed(json_text)), vocab_size, bos, eos) {}
+
+std::shared_ptr<const HfBpeTokenizer> HfBpeTokenizer::from_json(const nlohmann::json& j, int vocab_size, int bos, int eos) {
+  return std::shared_ptr<const HfBpeTokenizer>(new HfBpeTokenizer(&j, vocab_size, bos, eos));
+}
+
+nlohmann::json HfBpeTokenizer::parsed(const std::string& json_text) {
   check_json_depth(json_text, "tokenizer.json");
-  json j;
   try {
-    j = json::parse(json_text);
+    return json::parse(json_text);
   } catch (const json::exception& e) {
     model_error("tokenizer.json is not well-formed JSON: ", e.what());
   }
+}
+
+HfBpeTokenizer::HfBpeTokenizer(const nlohmann::json* tokenizer_json, int vocab_size, int bos, int eos)
+    : vocab_size_(vocab_size), bos_(bos), eos_(eos) {
+  const json& j = *tokenizer_json;
   const json& model = need(j, "model", "the file");
   if (!model.is_object()) model_error("tokenizer.json: \"model\" must be an object");
   const std::string type = model.contains("type") && model["type"].is_string() ? model["type"].get<std::string>() : "";

@@ -1,6 +1,6 @@
 // The BPE tokenizers of a Hugging Face tokenizer.json (the tokenizers library's format). Byte-level BPE (GPT-2,
-// Qwen2/3, Llama 3, SmolLM): the ByteLevel pre-tokenizer, alone (GPT-2's split pattern) or after a Split with
-// one of pretokenize.hpp's patterns. Sentencepiece-style BPE with byte_fallback (Llama 2, TinyLlama, Gemma):
+// Qwen2/3, Llama 3, SmolLM): the ByteLevel pre-tokenizer, alone (GPT-2's split pattern), after a Digits split of
+// single digits (SmolLM's) or after a Split with one of pretokenize.hpp's patterns. Sentencepiece-style BPE with byte_fallback (Llama 2, TinyLlama, Gemma):
 // spaces as "▁" (the Prepend/Replace normalizers or the Metaspace pre-tokenizer), a character without a token
 // as its bytes' <0xXX> tokens. Both: merges by rank, ignore_merges, added tokens found in the text first (longest
 // first), special ones decoding to nothing. The NFC normalizer is reported (normalization()) and applied by the
@@ -14,6 +14,8 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "model/pretokenize.hpp"
 #include "model/tokenizer.hpp"
@@ -39,6 +41,8 @@ class HfBpeTokenizer final : public Tokenizer {
   // vocab_size, bos and eos come from the model's config (a config's vocabulary may be larger than the
   // tokenizer's: ids without a token decode to nothing). ModelError for a malformed or unsupported file.
   HfBpeTokenizer(const std::string& json_text, int vocab_size, int bos, int eos);
+  // The same from tokenizer.json already parsed (or put together from another format's fields: GGUF's).
+  static std::shared_ptr<const HfBpeTokenizer> from_json(const nlohmann::json& tokenizer_json, int vocab_size, int bos, int eos);
 
   std::string kind() const override { return steps_.byte_level ? "hf-byte-bpe" : "hf-sentencepiece-bpe"; }
   int vocab_size() const override { return vocab_size_; }
@@ -50,6 +54,8 @@ class HfBpeTokenizer final : public Tokenizer {
   std::string token_text(int id) const override;
 
  private:
+  HfBpeTokenizer(const nlohmann::json* tokenizer_json, int vocab_size, int bos, int eos);
+  static nlohmann::json parsed(const std::string& json_text);
   std::vector<std::string> pieces(std::string text, bool first) const;  // one stretch between added tokens
   void encode_piece(const std::string& piece, std::vector<int>& out) const;
   std::string token_bytes(int id) const;  // the bytes a token stands for ("" for special tokens)

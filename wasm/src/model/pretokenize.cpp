@@ -63,10 +63,10 @@ struct Matcher {
     return i;
   }
 
-  // 's 't 're 've 'm 'll 'd (any case but GPT-2's; U+017F folds to s)
+  // 's 't 're 've 'm 'll 'd (any case in the Split regexes; U+017F folds to s)
   std::size_t contraction(std::size_t i) const {
     if (c[i].cp != '\'') return 0;
-    const bool fold = p != SplitPattern::gpt2;
+    const bool fold = p == SplitPattern::llama3 || p == SplitPattern::qwen2;
     auto at = [&](std::size_t k, char want) {
       if (k >= m()) return false;
       std::uint32_t x = c[k].cp;
@@ -88,11 +88,16 @@ struct Matcher {
     return e < m() && e - i > 1 ? e - 1 : e;
   }
 
+  // GPT-2's pattern; SmolLM's first cuts every digit out, so a digit is a piece and no space joins it
   std::size_t gpt2(std::size_t i) const {
+    const bool digits = p == SplitPattern::smollm;
+    if (digits && is(i, number)) return i + 1;
     if (const std::size_t e = contraction(i)) return e;
     const std::size_t s = c[i].cp == ' ' ? i + 1 : i;
     for (Class k : {letter, number, other})  // ' ?\p{L}+', ' ?\p{N}+', ' ?[^\s\p{L}\p{N}]+'
-      if (is(s, k)) return run(s, k);
+      if (is(s, k) && !(digits && k == number)) return run(s, k);
+    // a whitespace run before a digit ends its piece, so \s+(?!\S) takes all of it
+    if (digits && is(run(i, space), number)) return run(i, space);
     return spaces(i);
   }
 
@@ -123,14 +128,19 @@ struct Matcher {
   }
 };
 
+const char* const kLlama3 =
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+const char* const kQwen2 =
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+const char* const kGpt2 = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
+
 }  // namespace
 
+std::string split_pattern_regex(SplitPattern pattern) {
+  return pattern == SplitPattern::llama3 ? kLlama3 : pattern == SplitPattern::qwen2 ? kQwen2 : "";
+}
+
 bool split_pattern_of(const std::string& regex, SplitPattern& out) {
-  static const std::string kLlama3 =
-      "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
-  static const std::string kQwen2 =
-      "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
-  static const std::string kGpt2 = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
   if (regex == kLlama3) out = SplitPattern::llama3;
   else if (regex == kQwen2) out = SplitPattern::qwen2;
   else if (regex == kGpt2) out = SplitPattern::gpt2;
@@ -143,7 +153,8 @@ std::vector<std::string> pretokenize(SplitPattern pattern, const std::string& te
   const Matcher matcher{c, pattern};
   std::vector<std::string> out;
   for (std::size_t i = 0; i < c.size();) {
-    const std::size_t e = pattern == SplitPattern::gpt2 ? matcher.gpt2(i) : matcher.split(i);
+    const bool split = pattern == SplitPattern::llama3 || pattern == SplitPattern::qwen2;
+    const std::size_t e = split ? matcher.split(i) : matcher.gpt2(i);
     const std::size_t to = e < c.size() ? c[e].at : text.size();
     out.push_back(text.substr(c[i].at, to - c[i].at));
     i = e;
