@@ -1,5 +1,5 @@
 // `npm run screenshots`: photographs the chapter as a reader sees it, section by section, on a desktop
-// (1280 × 900) and a phone (390 × 844, touch; light and dark), into tests/browser/artifacts/screenshots/ (ignored by git), with
+// (1280 × 900) and a phone (390 × 844, touch), each light and dark, into tests/browser/artifacts/screenshots/ (ignored by git), with
 // sizes.json listing each page's height and each section's. Every section is brought on screen and its widgets
 // given time to compute before the picture. Not a test: it checks nothing; look at the pictures.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,20 +8,24 @@ import { ARTIFACTS, open } from '../tests/browser/harness.mjs';
 const OUT = `${ARTIFACTS}screenshots/`;
 const VIEWS = [
   { name: 'desktop', options: { viewport: { width: 1280, height: 900 } } },
+  { name: 'desktop-dark', options: { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' } },
   { name: 'phone', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
   { name: 'phone-dark', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2,
     colorScheme: 'dark' } },
 ];
 
+// `node .scripts/screenshots.mjs phone desktop-dark` takes only the views named
+const chosen = process.argv.slice(2);
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 const sizes = {};
-for (const view of VIEWS) {
+for (const view of VIEWS.filter((v) => !chosen.length || chosen.includes(v.name))) {
   const b = await open(view.options);
   try {
     const { page } = b;
-    await page.goto(b.url);
-    await page.locator('#first-computation[data-status="done"]').waitFor({ timeout: 30000 });
+    page.setDefaultTimeout(120000);   // a loaded machine: loading and settling may take long; nothing here is timed
+    await page.goto(b.url, { waitUntil: 'domcontentloaded' });
+    await page.locator('#first-computation[data-status="done"]').waitFor({ timeout: 120000 });
     // the sticky contents bar would cover the top of each section's picture; the header's picture shows it
     const hideBar = () => page.addStyleTag({ content: 'nav.contents { visibility: hidden !important; }' });
     const parts = await page.evaluate(() => ['.chapter-header', ...[...document.querySelectorAll('main > section')].map((s) => `#${s.id}`),
@@ -36,7 +40,7 @@ for (const view of VIEWS) {
         const w = widgets.nth(k);
         await w.scrollIntoViewIfNeeded();
         await page.waitForFunction((el) => el.dataset.state === 'ready' || el.hasAttribute('data-error'), await w.elementHandle(),
-          { timeout: 20000 }).catch(() => console.warn(`${view.name}: ${sel} widget ${k + 1} did not finish computing`));
+          { timeout: 60000 }).catch(() => console.warn(`${view.name}: ${sel} widget ${k + 1} did not finish computing`));
       }
       await page.waitForTimeout(300);
       heights[sel] = Math.round((await part.boundingBox()).height);
