@@ -9,18 +9,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
+import { mulberry32 } from './reference.mjs';
 
 const lb = await loadLookback();
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6D2B79F5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FLT_MAX = 3.4028234663852886e38;
 const EXTREMES = [0, -0, 1, -1, FLT_MAX, -FLT_MAX, 1e38, -1e38, 1e30, -1e30, 1e20, -1e20, 1e10, 1.401298464324817e-45,
@@ -96,7 +87,7 @@ const CORE = {
 test('every core function on extreme finite floats: finite results or an Error, never NaN', () => {
   const N = 1500;
   for (const [name, make] of Object.entries(CORE)) {
-    const r = rng(name.length * 7919);
+    const r = mulberry32(name.length * 7919);
     const counts = { results: 0, errors: 0 };
     for (let i = 0; i < N; i++) finiteOrError(`${name} #${i}`, make(r), counts);
     console.log(`fuzz ${name}: ${N} cases, ${counts.results} finite results, ${counts.errors} errors`);
@@ -120,7 +111,7 @@ function utf16(r, n) {
 }
 
 function roundTrips(model, seed, label) {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const N = 400;
   for (let i = 0; i < N; i++) {
     const s = utf16(r, int(r, 0, 40));
@@ -181,7 +172,7 @@ function llama2c(vocab) {
   const out = new Uint8Array(28 + 4 * floats);
   const view = new DataView(out.buffer);
   [dim, hidden, L, H, kvH, vocab, seq].forEach((v, i) => view.setInt32(4 * i, v, true));
-  const r = rng(3);
+  const r = mulberry32(3);
   for (let i = 0; i < floats; i++) view.setFloat32(28 + 4 * i, (r() - 0.5) * 0.2, true);
   return out;
 }

@@ -4,6 +4,7 @@
 // Written from transformers' conventions, not from lookback's tensors. Not a test file.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mulberry32 } from './reference.mjs';
 
 // safetensors bytes of { name: { dtype, shape, bytes } } (header padded to 8 bytes, tensors in order)
 export function writeST(tensors) {
@@ -53,20 +54,9 @@ export function byteLevelTokenizer() {
   };
 }
 
-// mulberry32: a seeded stream of floats in [0, 1)
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // name -> F32 tensor of `shape` with values centre ± spread
 function filler(seed) {
-  const next = random(seed);
+  const next = mulberry32(seed);
   return (shape, spread, centre = 0) => {
     const n = shape.reduce((a, b) => a * b, 1);
     const values = Float32Array.from({ length: n }, () => centre + spread * (2 * next() - 1));

@@ -65,18 +65,21 @@ export function gemmRef(a, b, M, N, K, transB) {
   return c;
 }
 
-// Seeded uniform floats in [lo, hi) (mulberry32), so failures reproduce.
-export function randomArray(n, seed, lo = -1, hi = 1) {
+// mulberry32: a seeded stream of uniform floats in [0, 1), so failures reproduce.
+export function mulberry32(seed) {
   let s = seed >>> 0;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
+  return () => {
     s = (s + 0x6d2b79f5) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
+    let z = Math.imul(s ^ (s >>> 15), s | 1);
     z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    out[i] = lo + ((((z ^ (z >>> 14)) >>> 0) / 4294967296) * (hi - lo));
-  }
-  return out;
+    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Seeded uniform floats in [lo, hi) (mulberry32).
+export function randomArray(n, seed, lo = -1, hi = 1) {
+  const next = mulberry32(seed);
+  return Float32Array.from({ length: n }, () => lo + next() * (hi - lo));
 }
 
 export function maxError(a, b) {
