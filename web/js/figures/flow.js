@@ -5,7 +5,7 @@
 // flowFigure() draws what it returns. flowInputs() makes small readable inputs for any short text.
 import { heatmap, legend, magnitude } from './heatmap.js';
 import { tokenText, tokenLabel } from './tokens.js';
-import { fixed, lines, svgDocument, text, textWidth, MUTED } from './svg.js';
+import { fixed, lines, svgDocument, text, textLines, textWidth, MUTED, NARROW } from './svg.js';
 
 /** rows of `cols` numbers from a flat array */
 export const rowsOf = (flat, cols) => Array.from({ length: flat.length / cols }, (_, i) => Array.from(flat.slice(i * cols, (i + 1) * cols)));
@@ -120,7 +120,7 @@ export function flowFigure(f, { cell = 28, maxWidth = Infinity } = {}) {
   let y = 50, width = 0;
   for (const row of rows) {
     const head = lines(row.heading, maxWidth - 32, 12, true);
-    head.forEach((line, i) => parts.push(text(16, y + i * 16, line, { size: 12, weight: 600 })));
+    parts.push(textLines(16, y, head, 16, { size: 12, weight: 600 }));
     width = Math.max(width, ...head.map((line) => 16 + textWidth(line, 12, true)));
     let x = 16, top = y + (head.length - 1) * 16 + 24, bottom = top;
     const size = (it) => {
@@ -150,7 +150,7 @@ export function flowFigure(f, { cell = 28, maxWidth = Infinity } = {}) {
   }
   const big = Math.max(...[f.x, f.Q, f.K, f.V].map(magnitude));
   // the two legends side by side, or on a narrow figure one above the other with their names above the bars
-  const stack = maxWidth < 640;
+  const stack = maxWidth < NARROW;
   const signedName = 'other numbers (each matrix to its own largest)';
   const lw = legend({ x: 16, y: y + (stack ? 14 : 0), width: 200, label: stack ? '' : 'weight' });
   const sy = stack ? y + 14 + lw.height + 26 : y;
@@ -163,7 +163,7 @@ export function flowFigure(f, { cell = 28, maxWidth = Infinity } = {}) {
   const shift = (heading.length - 1) * 18;   // a heading on two lines moves everything under it down
   return svgDocument({ width: Math.max(width, ...heading.map((line) => 16 + textWidth(line, 14, true)), stack ? 16 + textWidth(signedName, 11) : 340 + ls.width) + 16,
     height: sy + ls.height + 14 + shift, kind: 'flow',
-    body: heading.map((line, i) => text(16, 24 + i * 18, line, { size: 14, weight: 600 })).join('')
+    body: textLines(16, 24, heading, 18, { size: 14, weight: 600 })
       + (shift ? `<g transform="translate(0 ${shift})">${parts.join('')}</g>` : parts.join('')),
     title: `The flow of attention for "${f.words.join(' ')}": x → Q, K, V → scores → ${f.causal ? 'mask → ' : ''}softmax → weights × V${one ? '' : ' → heads concatenated'}${f.out ? ' → W_O' : ''}`,
     desc: `Every matrix of one attention layer over ${T} tokens as a heat map of its numbers (C = ${C}, ${H} head${one ? '' : 's'} of d = ${d}); `

@@ -3,7 +3,7 @@
 // spread's score marked on the legend, so a head is read against what no preference would give. Not the
 // measurement: the core's headScores, recorded in the model card.
 import { heatmap, legend } from './heatmap.js';
-import { fixed, lines, svgDocument, text, textWidth, MUTED } from './svg.js';
+import { fixed, lines, svgDocument, text, textLines, textWidth, MUTED, NARROW } from './svg.js';
 
 const LABELS = { previous_token: 'previous token', start_mark: 'start mark ◆', four_or_more_back: '4 or more back', induction: 'induction' };
 
@@ -31,11 +31,11 @@ export function habitsMap({ habits, cell = 30, maxWidth = 1000 }) {
   const rowsN = Math.ceil(habits.length / cols);
   // the heading on as many lines as maxWidth asks (a phone's one column of maps), the maps under it
   // (narrow, the figure sits under its widget's title: the heading says only how to read the maps)
-  const heading = lines(`${maxWidth < 640 ? 'Rows' : 'Measured habits of every head (rows'}: layers, columns: heads, counting from 1${maxWidth < 640 ? '' : ')'}`,
-    maxWidth - 32, 13, true);
+  const how = 'layers, columns: heads, counting from 1';
+  const heading = lines(maxWidth < NARROW ? `Rows: ${how}` : `Measured habits of every head (rows: ${how})`, maxWidth - 32, 13, true);
   const shift = (heading.length - 1) * 17;
   return svgDocument({ width: Math.max(16 + cols * mapW, ...heading.map((line) => 16 + textWidth(line, 13, true) + 16)), height: 44 + rowsN * mapH + 8 + shift, kind: 'habits',
-    body: heading.map((line, i) => text(16, 24 + i * 17, line, { size: 13, weight: 600 })).join('')
+    body: textLines(16, 24, heading, 17, { size: 13, weight: 600 })
       + (shift ? `<g transform="translate(0 ${shift})">${parts.join('')}</g>` : parts.join('')),
     title: `Measured habits of ${L * H} heads: ${habits.map((h) => h.label).join(', ')}`,
     desc: `One heat map per habit, ${L} layers down by ${H} heads across; each cell is a head's average score (0 to 1, darker is more), `

@@ -1,7 +1,7 @@
 // Line plots: a training run's loss against steps, and what full attention costs against the context length
 // (scores and memory, both axes logarithmic, sizes in units that scale: thousand/million/billion, kB/MB/GB/TB).
 // Each point carries its numbers in a <title>. Not a charting library: only the two plots the chapter draws.
-import { esc, fixed, lines, px, svgDocument, text, textWidth, MUTED, RULE, INK, SERIES } from './svg.js';
+import { esc, fixed, lines, px, svgDocument, text, textLines, textWidth, MUTED, RULE, INK, SERIES, NARROW } from './svg.js';
 
 
 const trim = (s) => s.replace(/\.0$/, '');
@@ -69,9 +69,9 @@ export function lossCurve({ series, title = 'Loss during training', width = 640,
   const sx = niceStep(xs[1] - xs[0], 6), sy = niceStep(ys[1], 5);
   const ticks = (lo, hi, st) => { const out = []; for (let v = Math.ceil(lo / st) * st; v <= hi + 1e-9; v += st) out.push({ v, label: fixed(v, st < 1 ? 1 : 0) }); return out; };
   const f = frame({ x: 56, y: 76, w: width - 80, h: height - 134, xs, ys, xTicks: ticks(xs[0], xs[1], sx), yTicks: ticks(0, ys[1], sy), xLabel: 'training step', yLabel: 'loss (nats)' });
-  const lines = series.map((s, i) => line(s.points, f.fx, f.fy, SERIES[i % SERIES.length], s.name, (a, b) => `${s.name}, step ${a}: ${fixed(b, 3)} nats`));
+  const curves = series.map((s, i) => line(s.points, f.fx, f.fy, SERIES[i % SERIES.length], s.name, (a, b) => `${s.name}, step ${a}: ${fixed(b, 3)} nats`));
   return svgDocument({ width, height, kind: 'loss',
-    body: text(16, 24, title, { size: 13, weight: 600 }) + legendRow(16, 42, series.map((s) => s.name)) + f.svg + lines.join(''),
+    body: text(16, 24, title, { size: 13, weight: 600 }) + legendRow(16, 42, series.map((s) => s.name)) + f.svg + curves.join(''),
     title, desc: `Loss in nats against training step for ${series.map((s) => s.name).join(' and ')}; lower is better. Each point's title gives its step and loss.` });
 }
 
@@ -84,8 +84,8 @@ export function costPlot({ lengths = [64, 128, 256, 512, 1024, 2048, 4096, 8192,
   const T = lengths;
   const per = T.map((t) => t * t), pass = per.map((s) => s * heads * layers);
   const one = per.map((s) => s * bytes), all = pass.map((s) => s * bytes);
-  // narrower than 640 (a phone): the two plots one above the other, the heading, legend and note on as many lines as they need
-  const narrow = width < 640;
+  // narrower than NARROW (a phone): the two plots one above the other, the heading, legend and note on as many lines as they need
+  const narrow = width < NARROW;
   const heading = lines('Full attention\'s cost grows with the square of the length: four times the length, sixteen times the scores',
     narrow ? width - 32 : Infinity, 13, true);
   const full = narrow ? width : Math.max(width, 16 + textWidth(heading[0], 13, true) + 16);
@@ -114,8 +114,8 @@ export function costPlot({ lengths = [64, 128, 256, 512, 1024, 2048, 4096, 8192,
   }
   const legend = narrow ? names.map((n, i) => legendRow(16, legendY + i * 16, [n], i)).join('') : legendRow(16, legendY, names);
   return svgDocument({ width: full, height: rightY + h + (length ? 61 + note.length * 15 : 50), kind: 'cost',
-    body: heading.map((l, i) => text(16, 24 + i * 17, l, { size: 13, weight: 600 })).join('') + legend + left + right
-      + note.map((l, i) => text(16, rightY + h + 62 + i * 15, l, { size: 11 })).join(''),
+    body: textLines(16, 24, heading, 17, { size: 13, weight: 600 }) + legend + left + right
+      + textLines(16, rightY + h + 62, note, 15, { size: 11 }),
     title: `Scores and memory of full attention against context length, ${layers} layers of ${heads} heads`,
     desc: `Two log-log plots over lengths ${T[0]} to ${T[T.length - 1]}: left, scores per head (T squared) and per forward pass; right, memory of one fp16 `
       + `score matrix (2 bytes per score) and of all ${heads * layers} kept at once. Each point's title gives its number.` });

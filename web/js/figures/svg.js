@@ -49,7 +49,6 @@ export function fixed(x, digits = 2) {
 export const monoWidth = (text, size) => [...String(text)].length * 0.602 * size;
 export const textWidth = (text, size, bold = false) => [...String(text)].length * (bold ? 0.66 : 0.6) * size;
 
-/** <text> at (x, y): anchor 'start' | 'middle' | 'end'; extra attributes as an object */
 /** content cut at spaces into lines at most `width` wide (by textWidth); a word wider than that gets a line of its own */
 export function lines(content, width, size, bold = false) {
   const out = [];
@@ -61,11 +60,18 @@ export function lines(content, width, size, bold = false) {
   return out;
 }
 
+/** figures narrower than this (a phone's column) wrap their headings and stack what stands side by side */
+export const NARROW = 640;
+
+/** <text> at (x, y): anchor 'start' | 'middle' | 'end'; extra attributes as an object */
 export function text(x, y, content, { size = 12, anchor = 'start', weight, fill = INK, mono = false, attrs = {} } = {}) {
   const a = Object.entries(attrs).map(([k, v]) => ` ${k}="${esc(v)}"`).join('');
   return `<text x="${px(x)}" y="${px(y)}" font-size="${size}"${anchor !== 'start' ? ` text-anchor="${anchor}"` : ''}${
     weight ? ` font-weight="${weight}"` : ''}${fill !== INK ? ` fill="${fill}"` : ''}${mono ? ` font-family="${esc(MONO)}"` : ''}${a}>${esc(content)}</text>`;
 }
+
+/** lines of text (as lines() cuts them) from (x, y) down, `step` apart, each with text()'s options */
+export const textLines = (x, y, list, step, options) => list.map((line, i) => text(x, y + i * step, line, options)).join('');
 
 /** a standalone SVG document: width × height user units, an accessible title and description */
 export function svgDocument({ width, height, title, desc, body, kind }) {
