@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gguf } from '@huggingface/gguf';
 import { loadLookback } from 'lookback';
 import { ggufName, llamaGguf, llamaVocabulary, readSafetensors } from './gguf-writer.mjs';
+import { nameCopies } from '../../web/js/widgets/model-view.js';
 
 const CLI = fileURLToPath(new URL('../../web/js/cli/lookback.mjs', import.meta.url));
 const CONFIG = {
@@ -139,5 +140,37 @@ test('GGUF bytes load without { tokenizer }; the matrices are held as their type
       m.dispose();
       f32.dispose();
     }
+  }
+});
+
+test('tokens() places each token in the text its ids decode to; a name said twice is found where it sits, also in a sentencepiece text', async () => {
+  const template = 'In the forest lived a tiny creature named {name}. Every morning, {name} sang to the birds.';
+  const sprout = await lb.loadModel('sprout'), m = await lb.loadModel(file);  // m: the llama GGUF's sentencepiece-style vocabulary
+  try {
+    for (const [model, what] of [[sprout, 'Sprout'], [m, 'the GGUF']]) {
+      for (const name of ['Zibblor', 'Émile', 'the']) {
+        const text = template.split('{name}').join(name);
+        const tokens = model.tokens(text), decoded = model.decode(tokens.map((t) => t.id));
+        assert.equal(decoded, text, `${what}: ${name}`);
+        // one after another over the whole text; a token's own text is its place's (a byte of a longer character
+        // reaches that character's end)
+        tokens.forEach((t, i) => assert.ok(t.start <= t.end && t.start >= (i ? tokens[i - 1].start : 0) && t.start <= (i ? tokens[i - 1].end : 0), `${what} ${name}: token ${i}`));
+        assert.equal(tokens.at(-1).end, text.length);
+        const c = nameCopies(tokens, decoded, text, template, name);
+        assert.ok(!c.split, `${what}: ${name} split ${JSON.stringify(c.split)}`);
+        assert.equal(model.decode(c.part).trim(), name, `${what}: the pieces are the name`);
+        assert.deepEqual(tokens.slice(c.b, c.b + c.part.length).map((t) => t.id), c.part, `${what}: the second copy`);
+        assert.ok(c.b > c.a);
+        // the name alone: Sprout's ids of " name" end with those in the text (a space token of its own is not the
+        // name's); the GGUF's do not (sentencepiece puts a space before any text), which is why the name is found by
+        // its place
+        const alone = model.encode(` ${name}`, { bos: false }), end = alone.slice(-c.part.length);
+        if (model === sprout) assert.deepEqual(end, c.part, `Sprout: ${name} alone`);
+        else assert.ok(alone.length !== c.part.length || JSON.stringify(end) !== JSON.stringify(c.part), `the GGUF: ${name} alone`);
+      }
+    }
+  } finally {
+    sprout.dispose();
+    m.dispose();
   }
 });

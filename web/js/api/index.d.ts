@@ -448,8 +448,8 @@ export interface Model {
   readonly context: number;
   encode(text: string, options?: { bos?: boolean }): number[];
   decode(ids: TokenIds): string;
-  /** each token's id and display text (start mark "◆") */
-  tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string }[];
+  /** each token's id, display text (start mark "◆") and place [start, end) in decode(ids) (UTF-16 units) */
+  tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string; start: number; end: number }[];
   /** the start mark and the last `size` - 1 ids (default: the context) */
   window(ids: TokenIds, size?: number): number[];
   forward(text: TextOrIds, options?: ForwardOptions): ForwardResult;
@@ -488,7 +488,7 @@ export interface WindowModel {
   readonly context: number;
   encode(text: string, options?: { bos?: boolean }): number[];
   decode(ids: TokenIds): string;
-  tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string }[];
+  tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string; start: number; end: number }[];
   /** the topK most probable next tokens after a text of any length (only the last `window` tokens count, and only
    * a text's end is encoded); temperature in [1e-30, 1e30] */
   next(text: TextOrIds, options?: { topK?: number; temperature?: number }): NextToken[];

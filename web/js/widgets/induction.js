@@ -6,7 +6,7 @@
 import { chip, define, esc, fmt } from './widget-kit.js';
 import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
-import { bestHead, shown, tokenProbability } from './model-view.js';
+import { bestHead, nameCopies, shown, tokenProbability } from './model-view.js';
 
 const TEMPLATE = 'In the forest lived a tiny creature named {name}. Every morning, {name} sang to the birds.';
 
@@ -15,14 +15,6 @@ const CSS = `
 td.t { font-family: var(--lb-mono); white-space: pre; }
 .sum { font-weight: 600; }
 `;
-
-// [start, end) positions where the ids `part` occur in `ids`, from `from` on
-function find(ids, part, from = 0) {
-  for (let i = from; i + part.length <= ids.length; i++) {
-    if (part.every((x, j) => ids[i + j] === x)) return i;
-  }
-  return -1;
-}
 
 // The measure the model card reports for made-up names (wasm/src/train/evaluate.cpp): the mean loss per piece over
 // the pieces that can be copied, every piece but the first (what precedes the first piece gives no hint of it), the
@@ -90,15 +82,25 @@ class Induction extends ModelWidget {
       this.root.querySelector('.sum').textContent = 'Type a name: letters only, one word.';
       return;
     }
-    const [card, f, part] = await Promise.all([
+    const [card, f] = await Promise.all([
       this.modelCard(),
       this.askModel('forward', [text, { attention: true }], 'forward'),
-      this.askModel('encode', [` ${name}`, { bos: false }], 'encode'),
     ]);
-    const ids = f.ids;
-    const a = find(ids, part), b = a < 0 ? -1 : find(ids, part, a + part.length);
-    if (a < 0 || b < 0) throw new Error('the name is not split the same way both times; try another');
-    const pieces = await this.askModel('tokens', [part], 'tokens');
+    const [tokens, decoded] = await Promise.all([this.askModel('tokens', [f.ids], 'tokens'), this.askModel('decode', [f.ids], 'decode')]);
+    const copies = nameCopies(tokens, decoded, text, this.template, name);
+    if (copies.split) {
+      // a tokenizer whose pieces depend on the neighbours can split the two copies differently: no piece-by-piece
+      // comparison then, and the reader is told why
+      this.root.querySelector('.text').textContent = text;
+      this.data = { text, name, first: -1, second: -1, head: null, rows: [], copyable: null };
+      this.root.querySelector('table.tokens').innerHTML = '';
+      const [one, two] = copies.split.map((p) => (p.length ? `“${p.join('|')}”` : 'not found'));
+      this.root.querySelector('.sum').textContent = `This model's tokenizer splits the name differently the two times `
+        + `(${one}, then ${two}), so its pieces cannot be compared one by one. Try another name.`;
+      return;
+    }
+    const { a, b, part } = copies;
+    const pieces = tokens.slice(a, a + part.length);
     const { V, T, H } = f.shape;
     const head = bestHead(card, 'induction');
     const rows = part.map((id, k) => {

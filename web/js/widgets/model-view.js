@@ -1,6 +1,7 @@
 // Small helpers shared by the widgets that show the trained model: head names (layer.head counting from 1,
 // the page's one convention), reading a head's habit from the model card, one query's attention row out of a
-// forward pass's [L, H, T, T] weights, a token's probability from its logits, token display text.
+// forward pass's [L, H, T, T] weights, a token's probability from its logits, token display text, where a name said
+// twice sits among a text's tokens.
 // Not a custom element; computes nothing the core should (softmax of one logits row is display arithmetic).
 
 /** "layer.head", counting from 1 */
@@ -46,3 +47,39 @@ export function tokenProbability(logits, V, t, id) {
 
 /** a token's text for display: spaces kept visible, the start mark as it comes (◆) */
 export const shown = (text) => text.replace(/ /g, '\u2423').replace(/\n/g, '\u21b5');
+
+// Where each {name} of the template starts in the text.
+function namePlaces(template, name) {
+  const parts = template.split('{name}'), out = [];
+  for (let i = 0, at = 0; i + 1 < parts.length; i++) {
+    at += parts[i].length;
+    out.push(at);
+    at += name.length;
+  }
+  return out;
+}
+
+// The positions of the tokens whose part of the text overlaps [start, end) (tokens: the API's { start, end }).
+function tokensOver(tokens, start, end) {
+  const out = [];
+  tokens.forEach((t, i) => { if (t.end > t.start && t.end > start && t.start < end) out.push(i); });
+  return out;
+}
+
+// The name's two copies among the text's tokens (the API's tokens() of the text; decoded: the text they decode to),
+// found by where each token sits in the text (not by encoding the
+// name alone: a tokenizer may split a word alone otherwise, e.g. sentencepiece puts a space before any text):
+// { a, b, part } when both are the same ids, else { split: [pieces of the first, of the second] }.
+export function nameCopies(tokens, decoded, text, template, name) {
+  let places = namePlaces(template, name);
+  if (decoded !== text) {  // the decoded text differs from the typed one (a normalization): look for the name in it
+    places = [];
+    for (let at = decoded.indexOf(name); at >= 0 && places.length < 2; at = decoded.indexOf(name, at + name.length)) places.push(at);
+  }
+  const [first, second] = places.slice(0, 2).map((at) => tokensOver(tokens, at, at + name.length));
+  const ids = (pos) => pos?.map((i) => tokens[i].id) ?? [];
+  if (first?.length && second?.length && JSON.stringify(ids(first)) === JSON.stringify(ids(second))) {
+    return { a: first[0], b: second[0], part: ids(first) };
+  }
+  return { split: [first, second].map((pos) => (pos ?? []).map((i) => tokens[i].text)) };
+}

@@ -18,7 +18,7 @@ export interface RemoteModel {
   readonly context: number;
   encode(text: string, options?: { bos?: boolean }): Promise<number[]>;
   decode(ids: TokenIds): Promise<string>;
-  tokens(text: TextOrIds, options?: { bos?: boolean }): Promise<{ id: number; text: string }[]>;
+  tokens(text: TextOrIds, options?: { bos?: boolean }): Promise<{ id: number; text: string; start: number; end: number }[]>;
   window(ids: TokenIds, size?: number): Promise<number[]>;
   forward(text: TextOrIds, options?: ForwardOptions): Promise<ForwardResult>;
   next(text: TextOrIds, options?: NextOptions): Promise<NextToken[]>;
