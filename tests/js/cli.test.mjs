@@ -58,7 +58,7 @@ test('heads prints every head\'s habits measured now, equal to the API\'s headSc
 test('tokens, next, generate and attend print what they should', () => {
   const tokens = withModel('tokens', 'hi', '--json');
   assert.equal(tokens.status, 0, tokens.stderr);
-  assert.deepEqual(JSON.parse(tokens.stdout), [{ id: 0, text: '◆' }, { id: 106, text: 'h' }, { id: 107, text: 'i' }]);
+  assert.deepEqual(JSON.parse(tokens.stdout), [{ id: 0, text: '◆', start: 0, end: 0 }, { id: 106, text: 'h', start: 0, end: 1 }, { id: 107, text: 'i', start: 1, end: 2 }]);
   const next = withModel('next', 'hi', '--top', '3', '--json');
   const top = JSON.parse(next.stdout);
   assert.equal(top.length, 3);

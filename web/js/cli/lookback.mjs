@@ -32,10 +32,10 @@ const FIGURE_HELP = '  --svg FILE       write the figure as SVG (- for stdout)\n
 
 const COMMANDS = {
   tokens: {
-    summary: 'the tokens of a text: id and text of each',
+    summary: 'the tokens of a text: id, text and place in the text (start, end) of each',
     usage: 'lookback tokens "text" [--json]',
     options: { json: { type: 'boolean' } },
-    help: '  --json           print [{ id, text }] as JSON',
+    help: '  --json           print [{ id, text, start, end }] as JSON (start, end: where the token sits in the decoded text)',
     run: (m, text, o) => {
       const tokens = m.tokens(text);
       if (o.json) return print(JSON.stringify(tokens));
