@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { open } from './harness.mjs';
-import { checkPNG, exportsOf, ready, texts, until } from './widget-helpers.mjs';
+import { checkPNG, exportsOf, probText, ready, texts, until } from './widget-helpers.mjs';
 
 const CARD = JSON.parse(readFileSync(new URL('../../web/models/sprout/card.json', import.meta.url), 'utf8'));
 const CONFIG = JSON.parse(readFileSync(new URL('../../web/models/sprout/config.json', import.meta.url), 'utf8'));
@@ -86,8 +86,8 @@ test('window: both models\' top 5 at the blank equal the API\'s; the slider and 
   }, [story, cut]);
   const check = async (story, cut, what) => {
     const e = await expect(story, cut);
-    await until(shown, (v) => JSON.stringify(v.window) === JSON.stringify(e.window.map((p) => f3(p.p)))
-      && JSON.stringify(v.attention) === JSON.stringify(e.attention.map((p) => f3(p.p))), `${what}: the shown probabilities`);
+    await until(shown, (v) => JSON.stringify(v.window) === JSON.stringify(e.window.map((p) => probText(p.p)))
+      && JSON.stringify(v.attention) === JSON.stringify(e.attention.map((p) => probText(p.p))), `${what}: the shown probabilities`);
     const v = await shown();
     assert.deepEqual(v.windowTokens, e.window.map((p) => p.token.replace(/ /g, '\u2423')), `${what}: the window model's tokens`);
     return e;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
 import { open } from './harness.mjs';
-import { checkPNG, exportsOf, ready, until } from './widget-helpers.mjs';
+import { checkPNG, exportsOf, probText, ready, until } from './widget-helpers.mjs';
 import { generateInSteps } from '../../web/js/widgets/generation.js';
 
 const lb = await loadLookback();
@@ -44,7 +44,7 @@ const widget = () => b.page.locator(TAG).first();
 const shownRows = () => widget().locator('table.top tbody tr').evaluateAll((rows) => rows.map((r) => ({
   id: Number(r.dataset.id), token: r.querySelector('.tok .chip').textContent.replace(/\u2423/g, ' ').replace(/\u21b5/g, '\n'), p: r.querySelector('.p').textContent })));
 const apiRows = (model, text, temperature, k = 8) => model.next(text, { topK: k, temperature })
-  .map((t) => ({ id: t.id, token: t.token, p: t.p.toFixed(3) }));
+  .map((t) => ({ id: t.id, token: t.token, p: probText(t.p) }));
 const waitRows = (model, text, temperature, what) => until(shownRows, (v) => JSON.stringify(v) === JSON.stringify(apiRows(model, text, temperature)), what, 20000);
 
 async function generated(el) {
@@ -56,6 +56,14 @@ test('the next tokens shown are the API\'s; typing and the temperature slider re
   const el = await ready(b.page, TAG);
   assert.match(await el.locator('.model-name').textContent(), /^Sprout$/);
   await waitRows(sprout, 'Once upon a time', 0.8, 'rows for the attribute text');
+  // a confident guess leaves the other rows small: each still reads as a number, not a row of 0.000
+  await el.locator('textarea').fill('Once upon a time, there was a little girl named');
+  await waitRows(sprout, 'Once upon a time, there was a little girl named', 0.8, 'rows after a name is asked for');
+  const small = (await shownRows()).filter((r) => r.p !== '0.000' && !(Number(r.p) >= 0.0005));
+  assert.ok(small.length >= 3, `most rows under 0.0005 (${JSON.stringify(await shownRows())})`);
+  assert.equal((await shownRows()).filter((r) => r.p === '0.000').length, 0, 'no row reads 0.000');
+  await el.locator('textarea').fill('Once upon a time');
+  await waitRows(sprout, 'Once upon a time', 0.8, 'rows for the attribute text again');
   await el.locator('textarea').focus();
   await b.page.keyboard.press('End');
   await b.page.keyboard.type(', there was a');
@@ -64,7 +72,7 @@ test('the next tokens shown are the API\'s; typing and the temperature slider re
   for (let i = 0; i < 8; i++) await b.page.keyboard.press('ArrowRight');
   // the export names the text and temperature its rows were computed for
   const named = await until(() => el.evaluate((w) => w.exportData().json), (j) => j.temperature === 1.2, 'the export at temperature 1.2', 20000);
-  assert.deepEqual(named.top.map((t) => ({ id: t.id, token: t.token, p: t.p.toFixed(3) })), apiRows(sprout, named.text, named.temperature),
+  assert.deepEqual(named.top.map((t) => ({ id: t.id, token: t.token, p: probText(t.p) })), apiRows(sprout, named.text, named.temperature),
     'the exported rows are those of the text and temperature exported');
   await waitRows(sprout, 'Once upon a time, there was a', 1.2, 'rows at temperature 1.2');
   assert.match(await el.locator('caption').textContent(), /temperature 1\.20/);
@@ -140,7 +148,7 @@ test('exports: PNG, and JSON and CSV of the rows shown', T, async () => {
   checkPNG(png, TAG);
   assert.equal(json.widget, TAG);
   assert.equal(json.model, 'Sprout');
-  assert.deepEqual(json.top.map((t) => t.p.toFixed(3)), (await shownRows()).map((r) => r.p));
+  assert.deepEqual(json.top.map((t) => probText(t.p)), (await shownRows()).map((r) => r.p));
   assert.equal(csv.split('\r\n')[0], 'rank,id,token,p,in_top_p');
 });
 

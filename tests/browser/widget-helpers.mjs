@@ -31,6 +31,10 @@ export async function until(fn, check, what = 'condition', timeout = 8000) {
   assert.fail(`timed out waiting for ${what}; last value: ${JSON.stringify(v)}`);
 }
 
+// A probability as the tables of next tokens show it: three decimals, a small one to its first digit (never a row
+// of 0.000), under 0.0001 "< 0.0001".
+export const probText = (p) => (p >= 0.0005 || p <= 0 ? p.toFixed(3) : p >= 0.0001 ? p.toFixed(4) : '< 0.0001');
+
 export const texts = (locator) => locator.allTextContents().then((a) => a.map((s) => s.trim()));
 
 export async function waitTexts(locator, expected, what) {

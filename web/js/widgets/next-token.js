@@ -2,7 +2,7 @@
 // top-p set marked; generate token by token, streamed into the page a few tokens per request (generation.js),
 // cancellable (Stop or Escape); the same seed gives the same text. Holds the "use your own model" box, which
 // switches every model widget on the page. Not the sampler: every probability and token comes from the core.
-import { chip, define, esc, fmt } from './widget-kit.js';
+import { chip, define, esc, fmt, prob } from './widget-kit.js';
 import { shown } from './model-view.js';
 import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
@@ -187,7 +187,7 @@ class NextTokenWidget extends ModelWidget {
       ? `The ${top.length} most probable next tokens at temperature ${fmt(temperature)}; tokens outside the top-p ${fmt(topP)} set are never sampled`
       : `The ${top.length} most probable next tokens (at temperature 1); temperature 0 always picks the first`;
     this.root.querySelector('tbody').innerHTML = this.top.map((t) => `<tr class="${t.inTopP || temperature === 0 ? '' : 'outside'}" data-id="${t.id}">
-      <td class="tok">${chip(t.token)}</td><td class="p">${fmt(t.p, 3)}</td><td class="in">${temperature === 0 ? (t === this.top[0] ? 'always' : 'never') : t.inTopP ? 'yes' : 'no'}</td>
+      <td class="tok">${chip(t.token)}</td><td class="p">${prob(t.p)}</td><td class="in">${temperature === 0 ? (t === this.top[0] ? 'always' : 'never') : t.inTopP ? 'yes' : 'no'}</td>
       <td class="bar" aria-hidden="true"><span style="width:${(100 * t.p).toFixed(1)}%"></span></td></tr>`).join('');
     this.temp.setAttribute('aria-valuetext', fmt(temperature));
     this.topP.setAttribute('aria-valuetext', fmt(topP));
@@ -279,7 +279,7 @@ class NextTokenWidget extends ModelWidget {
     const { model, text } = this.topFor;
     const blocks = [{ text: `Model: ${model}` }, { text, bold: true },
       { table: { caption: this.root.querySelector('caption').textContent, header: ['next token', 'probability'],
-        rows: this.top.map((t) => [shown(t.token), fmt(t.p, 3)]) } }];
+        rows: this.top.map((t) => [shown(t.token), prob(t.p)]) } }];
     if (this.reading.length) blocks.push({ text: this.reading.join(' ') });
     if (this.generated) blocks.push({ text: `Generated (seed ${this.generated.seed}): ${this.generated.prompt}${this.generated.text}` });
     return drawReport(this, { title: 'What comes next', blocks });

@@ -153,6 +153,13 @@ export function chip(text, cls = '', attrs = '') {
   return `<span class="chip${cls ? ` ${cls}` : ''}"${attrs ? ` ${attrs}` : ''}>${chipText(text)}</span>`;
 }
 
+// A probability as a table of next tokens shows it: three decimals, and a small one to its first digit instead of a
+// row of 0.000 (0.0004), under 0.0001 as "< 0.0001".
+export function prob(p) {
+  if (p >= 0.0005 || p <= 0) return fmt(p, 3);
+  return p >= 0.0001 ? p.toFixed(4) : '< 0.0001';
+}
+
 // Fixed-point text without "-0.00".
 export function fmt(x, digits = 2) {
   if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '-∞' : 'NaN';

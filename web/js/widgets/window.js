@@ -3,7 +3,7 @@
 // model, which sees only the window, and the page's current model, Sprout, which sees everything), computed
 // live; the reader can edit the story. Below, both models' measured loss from the model card.
 // Not the models themselves: it asks the page's shared models through the `model` compute op (ModelWidget).
-import { chip, chipText, define, esc, fmt } from './widget-kit.js';
+import { chip, chipText, define, esc, fmt, prob } from './widget-kit.js';
 import { ModelWidget } from './model-widget.js';
 import { drawReport } from './export.js';
 import { shown } from './model-view.js';
@@ -186,7 +186,7 @@ class WindowWidget extends ModelWidget {
     }
     const table = (label, list, cls) => `<table class="num ${cls}"><caption>${esc(label)}: next token</caption>
       <thead><tr><th scope="col">token</th><th scope="col">probability</th><th scope="col"><span class="sr-only">bar</span></th></tr></thead>
-      <tbody>${list.map((p) => `<tr><td class="t">${chip(p.token)}</td><td class="p">${fmt(p.p, 3)}</td>
+      <tbody>${list.map((p) => `<tr><td class="t">${chip(p.token)}</td><td class="p">${prob(p.p)}</td>
         <td><span class="bar" style="width:${Math.round(p.p * 90)}px"></span></td></tr>`).join('')}</tbody></table>`;
     const { window: w, attention: a } = this.models;
     this.root.querySelector('.preds').innerHTML = table(`${w.label} (sees ${size})`, this.predictions.window, 'window')
@@ -231,7 +231,7 @@ class WindowWidget extends ModelWidget {
     const from = Math.max(0, end - size);
     const text = tokens.map((t, i) => (i >= from && i < end ? `[${t.text}]` : t.text)).join('');
     const preds = Object.entries(this.predictions).filter(([, l]) => l).map(([name, list]) => ({
-      table: { caption: `${name} model: next token`, header: ['token', 'p'], rows: list.map((p) => [shown(p.token), fmt(p.p, 3)]) } }));
+      table: { caption: `${name} model: next token`, header: ['token', 'p'], rows: list.map((p) => [shown(p.token), prob(p.p)]) } }));
     return drawReport(this, {
       title: `A window of the last ${size} tokens`,
       blocks: [{ text: `${text} ___` }, { text: this.root.querySelector('.sees').textContent, bold: true },
