@@ -74,6 +74,13 @@ test('every widget names heads layer.head counting from 1', T, async () => {
   await until(() => tr.locator('.heads figcaption').count(), (n) => n > 0, 'training head maps');
   const captions = await tr.locator('.heads figcaption').allTextContents();
   assert.ok(captions.every((c) => /^[1-9]\d*\.[1-9]\d* prev/.test(c)), `training captions: ${captions}`);
+  // each map's caption: the head, then each score in words, every one on a line of its own inside the map's box
+  const lines = await tr.locator('.heads figcaption').evaluateAll((cs) => cs.map((c) => [...c.children].map((x) => {
+    const r = x.getBoundingClientRect(), box = c.getBoundingClientRect();
+    return { text: x.textContent, fits: r.height < 1.5 * parseFloat(getComputedStyle(x).lineHeight) && r.right <= box.right + 0.5 && x.scrollWidth <= x.clientWidth + 0.5 };
+  })));
+  assert.ok(lines.every((l) => l.length === 3 && /^previous token \d/.test(l[1].text) && /^induction \d/.test(l[2].text)), `caption lines: ${JSON.stringify(lines)}`);
+  assert.deepEqual(lines.flat().filter((l) => !l.fits), [], 'caption lines that wrap or overflow their map');
   const found = await page.evaluate(() => [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('lookback-'))
     .map((e) => `${e.localName}: ${[...(e.shadowRoot?.querySelectorAll('*') ?? [])].map((x) => [x.textContent, x.getAttribute('aria-label') ?? ''].join('\n')).join('\n')}`));
   const bad = found.flatMap((t) => zeroBasedNames(t).map((n) => `${t.split(':')[0]}: ${n}`));

@@ -88,6 +88,36 @@ test('on a phone a folded widget shows its result first: its verdict or measured
   assert.match(seen.find((x) => x.id === 'w-counterfactual').text, /prediction/);
 });
 
+test('on a phone a fold never cuts through a control: each button, menu or box of a folded widget shows whole or lies wholly under the fold', T, async () => {
+  const { page } = b;
+  const cut = await page.evaluate(() => [...document.querySelectorAll('main [data-folded]')].flatMap((w) => {
+    // the line is the top of the fold's bar (its fade, then its button)
+    const bar = w.shadowRoot.querySelector('.unfold');
+    const line = bar.getBoundingClientRect().top;
+    return [...w.shadowRoot.querySelectorAll('button, select, input, summary, textarea')]
+      .filter((c) => !bar.contains(c) && c.checkVisibility({ visibilityProperty: true, opacityProperty: true }))
+      .map((c) => ({ c, r: c.getBoundingClientRect() }))
+      .filter(({ r }) => r.height > 0 && r.top < line - 0.5 && r.bottom > line + 0.5)
+      .map(({ c }) => `${w.id || w.localName}: ${c.localName} "${(c.textContent || c.getAttribute('aria-label') || c.name || '').trim().slice(0, 30)}"`);
+  }));
+  assert.ok(await page.locator('main lookback-training[data-folded]').count() === 1, 'the training widget is folded on a phone');
+  assert.deepEqual(cut, [], 'controls cut in half by a fold');
+  // the training widget folds under its buttons (whole, with the run's status) and shows all of itself once the
+  // reader trains: the curves and maps are what the press was for
+  const tr = page.locator('main lookback-training');
+  await tr.scrollIntoViewIfNeeded();
+  const shown = () => tr.evaluate((w) => {
+    const bar = w.shadowRoot.querySelector('.unfold').getBoundingClientRect().top;
+    const whole = (sel) => w.shadowRoot.querySelector(sel).getBoundingClientRect().bottom <= bar + 0.5;
+    return { folded: w.hasAttribute('data-folded'), buttons: whole('.row'), plot: whole('canvas.loss') };
+  });
+  assert.deepEqual(await shown(), { folded: true, buttons: true, plot: false }, 'the folded training widget shows its buttons whole');
+  await tr.locator('button[name=step]').click();
+  await until(() => tr.evaluate((w) => w.steps), (n) => n >= 20, 'a step of the training widget', 60000);
+  assert.equal(await tr.evaluate((w) => w.hasAttribute('data-folded')), false, 'training unfolds the widget');
+  assert.ok(await tr.evaluate((w) => w.clientHeight >= w.scrollHeight - 1), 'all of it shows');
+});
+
 // every SVG text of the page as drawn on screen: its figure, its words and its size in CSS px (font size × the SVG's scale)
 const svgTexts = (page) => page.evaluate(() => {
   const roots = [document, ...[...document.querySelectorAll('main *')].filter((e) => e.shadowRoot).map((e) => e.shadowRoot)];

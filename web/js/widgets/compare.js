@@ -12,6 +12,8 @@ const CSS = `
 .top { display: flex; flex-wrap: wrap; gap: .3rem .6rem; align-items: center; padding-right: 4.6rem; min-height: 34px; }
 .top .title { margin: 0; padding-right: 0; flex: 1 1 100%; }
 :host(:not([data-on])) .top .title { display: none; }
+/* one save menu while one side shows: the widget's own */
+:host(:not([data-on])) .export { display: none; }
 .top .hint { margin: 0; flex: 1 1 14rem; min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 /* on a phone, while there is nothing to compare, the toggle alone (its description says why) */
 @container (max-width: 640px) { :host(:not([data-available])) .top .hint { display: none; } }

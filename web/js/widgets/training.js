@@ -45,7 +45,8 @@ canvas.plot { width: 100%; height: auto; display: block; background: var(--lb-pa
 .heads { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: .6rem; margin: .5rem 0; }
 .heads figure { margin: 0; background: var(--lb-page); border-radius: 8px; padding: .35rem; }
 .heads canvas { width: 100%; height: auto; image-rendering: pixelated; display: block; }
-.heads figcaption { font-size: .8rem; font-family: var(--lb-mono); }
+.heads figcaption { font-size: .8rem; line-height: 1.35; font-variant-numeric: tabular-nums; }
+.heads figcaption > * { display: block; white-space: nowrap; }
 .probe { font-family: var(--lb-mono); font-size: .85rem; overflow-wrap: anywhere; }
 .scrub { display: flex; gap: .6rem; align-items: center; }
 .scrub input { flex: 1; }
@@ -115,7 +116,7 @@ class Training extends LookbackWidget {
         <label>learning rate <select name="lr">${LRS.map((v) => `<option${v === this.lr ? ' selected' : ''}>${v}</option>`).join('')}</select></label>
         <label>seed <input type="number" name="seed" min="0" max="2147483647" step="1" value="${this.seed}"></label>
       </div>
-      <div class="row" role="group" aria-label="Training">
+      <div class="row" role="group" aria-label="Training" data-fold-end>
         <button type="button" name="play" aria-keyshortcuts="k">Train</button>
         <button type="button" name="step" aria-label="Step ${EVAL_EVERY}: train ${EVAL_EVERY} steps">Step ${EVAL_EVERY}</button>
         <button type="button" name="reset">Reset</button>
@@ -145,8 +146,9 @@ class Training extends LookbackWidget {
         this.reset();
       });
     }
-    q('[name=play]').addEventListener('click', () => this.toggle());
-    q('[name=step]').addEventListener('click', () => this.stepOnce().catch((e) => this.showError(e)));
+    // on a phone the widget folds under these buttons: a run's curves and maps are what the reader pressed for
+    q('[name=play]').addEventListener('click', () => { this.unfold(); this.toggle(); });
+    q('[name=step]').addEventListener('click', () => { this.unfold(); this.stepOnce().catch((e) => this.showError(e)); });
     q('[name=reset]').addEventListener('click', () => this.reset());
     q('[name=model]').addEventListener('click', () => this.saveModel().catch((e) => this.showError(e)));
     q('[name=scrub]').addEventListener('input', (e) => {
@@ -155,7 +157,7 @@ class Training extends LookbackWidget {
       this.draw();
     });
     this.addEventListener('keydown', (e) => {
-      if (e.key === 'k' && !e.ctrlKey && !e.metaKey && !e.altKey && e.target === this) this.toggle();
+      if (e.key === 'k' && !e.ctrlKey && !e.metaKey && !e.altKey && e.target === this) { this.unfold(); this.toggle(); }
     });
     if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
     // the plots are drawn at the width they take on screen: again when it changes
@@ -397,7 +399,8 @@ class Training extends LookbackWidget {
       ctx.putImageData(img, 0, 0);
       const label = `head ${flatHead(i, H)}`;
       c.setAttribute('aria-label', `${label}: attention on the probe at step ${snap.step} (rows: queries, columns: keys)`);
-      fig.querySelector('figcaption').textContent = `${flatHead(i, H)} prev ${fmt(snap.previousTokenOnRandomTokens[i])} · ind ${fmt(snap.induction[i])}`;
+      // the head's name, then each score in words on a line of its own (an abbreviated one-liner wrapped mid-score)
+      fig.querySelector('figcaption').innerHTML = `<b>${flatHead(i, H)}</b> <span>previous token ${fmt(snap.previousTokenOnRandomTokens[i])}</span> <span>induction ${fmt(snap.induction[i])}</span>`;
     });
   }
 

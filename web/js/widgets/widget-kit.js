@@ -70,8 +70,8 @@ button.fold { display: block; margin: .3rem 0 .5rem; font-size: .85rem; min-heig
 :host([data-folded]) .unfold, :host([data-unfolded]) .unfold { display: block; }
 :host([data-folded]) .unfold { position: absolute; left: 0; right: 0; bottom: 0; z-index: 2; padding: 2.4rem .65rem .55rem;
   background: linear-gradient(to bottom, transparent, var(--lb-panel) 60%); }
-/* a fold that ends at a whole part (data-fold-end) needs only a short fade above its button */
-:host([data-folded][data-fold-mark]) .unfold { padding-top: .7rem; }
+/* a fold that ends at a whole part (data-fold-end) needs no fade: the bar hides what comes after that part */
+:host([data-folded][data-fold-mark]) .unfold { padding-top: .7rem; background: var(--lb-panel); }
 .unfold button { width: 100%; font-size: .88rem; font-weight: 600; }
 :host([data-unfolded]) .unfold { margin-top: .6rem; }
 .mono { font-family: var(--lb-mono); }
@@ -272,6 +272,8 @@ export function keyboardScrollable(el) {
 export const afterLayout = (fn) => requestAnimationFrame(() => requestAnimationFrame(fn));
 
 const FOLD_ABOVE = 560;  // px: a widget taller than this on a phone starts folded
+const FOLD_STRETCH = 40;  // px: a fold ending across a control grows by this much at most to show it whole
+const CONTROLS = 'button, select, input, textarea, summary';
 
 export class LookbackWidget extends HTMLElement {
   // Subclasses: static css, static title; build() once; compute() (async, may call this.ask); exportData()
@@ -424,6 +426,13 @@ export class LookbackWidget extends HTMLElement {
     return bar;
   }
 
+  // Shows all of a folded widget: a widget calls it when what an action of the reader's produces lies under its fold.
+  unfold() {
+    if (!this.hasAttribute('data-folded')) return;
+    this._unfolded = true;
+    this.fitToPhone();
+  }
+
   fitToPhone() {
     const button = this._unfoldButton;
     if (!button) return;
@@ -441,11 +450,46 @@ export class LookbackWidget extends HTMLElement {
       const whole = end.getBoundingClientRect().bottom - this.getBoundingClientRect().top + button.parentElement.offsetHeight + px(cs.borderBottomWidth);
       const frame = cs.boxSizing === 'border-box' ? 0 : px(cs.borderTopWidth) + px(cs.paddingTop) + px(cs.paddingBottom) + px(cs.borderBottomWidth);
       this.style.setProperty('--lb-fold', `${Math.ceil(whole - frame + 1)}px`);
+      this._watchFold(end);
     } else {
       this.style.removeProperty('--lb-fold');
+      this._foldWatch?.disconnect();
+      this._foldEnd = null;
+      if (fold) this._foldClearOfControls(button.parentElement);
     }
     button.textContent = fold ? `Show all of this widget ▾` : 'Fold this widget ▴';
     button.setAttribute('aria-expanded', String(!fold));
+  }
+
+  // A fold at the default height may end across a control (a text box, a button, a row of cells): half of it would
+  // show above the bar. The fold moves to the near side of it: down, when a few pixels show it whole; else up, so
+  // it lies wholly under the bar.
+  _foldClearOfControls(bar) {
+    for (let i = 0; i < 4; i++) {
+      const line = bar.getBoundingClientRect().top;
+      const cut = [...this.root.querySelectorAll(CONTROLS)]
+        .filter((c) => !bar.contains(c) && (c.checkVisibility?.({ visibilityProperty: true }) ?? c.getClientRects().length > 0))
+        .map((c) => c.getBoundingClientRect()).filter((r) => r.height > 0 && r.top < line - 0.5 && r.bottom > line + 0.5);
+      if (!cut.length) return;
+      const down = Math.max(...cut.map((r) => r.bottom)) - line + 2, up = line - Math.min(...cut.map((r) => r.top)) + 2;
+      const now = parseFloat(getComputedStyle(this).maxHeight);
+      this.style.setProperty('--lb-fold', `${Math.ceil(down <= FOLD_STRETCH ? now + down : now - up)}px`);
+    }
+  }
+
+  // The marked part moves when a part above it changes height without a new render (a status line that wraps
+  // once it says more, a legend that grows): the fold is measured again then, so it still ends under that part.
+  _watchFold(end) {
+    if (this._foldEnd === end) return;
+    this._foldEnd = end;
+    const above = [...this.root.children].filter((c) => c === end || c.contains(end)
+      || (c.compareDocumentPosition(end) & Node.DOCUMENT_POSITION_FOLLOWING));
+    this._foldWatch?.disconnect();
+    let frame = 0;
+    this._foldWatch = new ResizeObserver(() => {
+      if (!frame) frame = requestAnimationFrame(() => { frame = 0; if (this.hasAttribute('data-folded')) this.fitToPhone(); });
+    });
+    above.forEach((c) => this._foldWatch.observe(c));
   }
 
   _rendered() {
