@@ -46,6 +46,13 @@ TEST_CASE("detect_model_format tells every format from the files alone") {
   CHECK(std::string(detect_model_format(files_of(st, R"({"arch": "window", "window": 4})", tok)).name) == "window");
   const auto bin = write_llama2c(random_weights(test_configs()[3].config, 3));  // llama2c-like
   CHECK(std::string(detect_model_format(files_of(bin, "", "")).name) == "llama2c");
+  // a llama2.c checkpoint needs its tokenizer file: the error names which file did not come
+  try {
+    load_model(files_of(bin, "", ""));
+    FAIL("a checkpoint without its tokenizer loaded");
+  } catch (const MissingFile& e) {
+    CHECK(e.file == "tokenizer");
+  }
 }
 
 TEST_CASE("load_model reads a bundle and a llama2.c checkpoint through their formats") {
@@ -61,7 +68,12 @@ TEST_CASE("files of no format, or of a mix, are refused with what lookback reads
   const ModelConfig c = byte_config();
   const auto st = write_safetensors(random_weights(c, 3).named(), false);
   const std::string tok = BpeTokenizer().to_json();
-  CHECK_THROWS_WITH_AS(detect_model_format(files_of(st, "", tok)), doctest::Contains("no config.json came with them"), ModelError);
+  CHECK_THROWS_WITH_AS(detect_model_format(files_of(st, "", tok)), doctest::Contains("no config.json came with them"), MissingFile);
+  try {
+    detect_model_format(files_of(st, "", tok));
+  } catch (const MissingFile& e) {
+    CHECK(e.file == "config.json");
+  }
   const std::vector<std::uint8_t> junk(64, 7);
   CHECK_THROWS_WITH_AS(detect_model_format(files_of(junk, config_to_json(c), tok)), doctest::Contains("not a safetensors file"),
                        ModelError);

@@ -69,6 +69,10 @@ val load_js(val weights, val config, val tokenizer, val weight_format_name) {
     val err = val::global("Error").new_(std::string(e.what()));
     err.set("unsupported", true);
     return err;
+  } catch (const MissingFile& e) {
+    val err = val::global("Error").new_(std::string(e.what()));
+    err.set("missing", e.file);
+    return err;
   } catch (const std::exception& e) {
     return val::global("Error").new_(std::string(e.what()));
   }

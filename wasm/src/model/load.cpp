@@ -115,13 +115,16 @@ std::string supported_formats() {
 const ModelFormat& detect_model_format(const ModelFiles& files) {
   for (const ModelFormat& f : kFormats)
     if (f.matches(files)) return f;
-  if (is_safetensors(files)) model_error("the weights are a safetensors file but no config.json came with them; ", supported_formats());
+  if (is_safetensors(files))
+    throw MissingFile("the weights are a safetensors file but no config.json came with them; " + supported_formats(), "config.json");
   model_error("config.json came with weights that are not a safetensors file; ", supported_formats());
 }
 
 AnyModel load_as(const ModelFormat& format, const ModelFiles& files, Storage weights) {
   if (*format.tokenizer && files.tokenizer_size == 0)
-    model_error("the weights are ", format.name, " (", format.files, ") but no tokenizer came with them (its ", format.tokenizer, ")");
+    throw MissingFile(std::string("the weights are ") + format.name + " (" + format.files + ") but no tokenizer came with them (its " +
+                          format.tokenizer + ")",
+                      "tokenizer");
   return format.load(files, weights);
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -60,9 +61,14 @@ const std::vector<ModelFormat>& model_formats();
 struct UnsupportedFormat : ModelError {
   using ModelError::ModelError;
 };
+// The weights are of a format whose companion file did not come with them: file is "config.json" or "tokenizer".
+struct MissingFile : ModelError {
+  MissingFile(const std::string& message, std::string file) : ModelError(message), file(std::move(file)) {}
+  std::string file;
+};
 const ModelFormat& detect_model_format(const ModelFiles& files);
 
-// The format's reader on the files (ModelError when the format needs a tokenizer file and none came).
+// The format's reader on the files (MissingFile when the format needs a tokenizer file and none came).
 AnyModel load_as(const ModelFormat& format, const ModelFiles& files, Storage weights = std::nullopt);
 
 // detect_model_format, then load_as.

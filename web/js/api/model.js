@@ -253,9 +253,6 @@ class Model extends LoadedModel {
 }
 
 // The model functions added to the API object of one loaded module M.
-// How the core's loader says a format's companion file (config.json, tokenizer) is missing (wasm/src/model/load.cpp).
-const MISSING_FILE = /\bno (config\.json|tokenizer) came with them\b/;
-
 export function modelApi(M, base) {
   const { formats, weights: storages, supported } = M.modelFormats();
   const storageList = storages.map((w) => `'${w}'`).join(', ').replace(/, ([^,]*)$/, ' or $1');
@@ -278,8 +275,9 @@ export function modelApi(M, base) {
       throwIfAborted(o.signal, 'loadModel');
       const info = M.modelLoad(files.weights, files.config, files.tokenizer, o.weights ?? null);
       if (info instanceof Error) {
-        // the core names the file that did not come (MISSING_FILE); with bytes the caller passes it as an option
-        if (files.bytes && MISSING_FILE.test(info.message)) {
+        // the core names the file that did not come (info.missing: "config.json" or "tokenizer"); with bytes the
+        // caller passes it as an option
+        if (files.bytes && info.missing) {
           throw coded(CODES.BAD_ARGUMENT, `loadModel: ${info.message}. With model bytes, pass { tokenizer } too (and { config } when the format has one)`, { cause: info });
         }
         throw coded(info.unsupported ? CODES.UNSUPPORTED_FORMAT : CODES.BAD_MODEL, info.message, { cause: info });
