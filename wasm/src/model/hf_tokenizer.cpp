@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <queue>
 #include <nlohmann/json.hpp>
 
 #include "model/errors.hpp"
@@ -310,33 +311,51 @@ void HfBpeTokenizer::encode_piece(const std::string& piece, std::vector<int>& ou
     }
     for (unsigned char b : ch) parts.push_back(tokens_[byte_token_[b]]);  // byte fallback: <0xXX> each
   }
-  for (;;) {  // merge the lowest-ranked adjacent pair, everywhere it occurs
-    int best = INT_MAX;
-    for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
-      const auto it = ranks_.find(parts[k] + " " + parts[k + 1]);
-      if (it != ranks_.end() && it->second < best) best = it->second;
-    }
-    if (best == INT_MAX) break;
-    std::vector<std::string> merged;
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-      if (k + 1 < parts.size()) {
-        const auto it = ranks_.find(parts[k] + " " + parts[k + 1]);
-        if (it != ranks_.end() && it->second == best) {
-          merged.push_back(parts[k] + parts[k + 1]);
-          ++k;
-          continue;
-        }
-      }
-      merged.push_back(parts[k]);
-    }
-    parts = std::move(merged);
-  }
-  for (const std::string& p : parts) {
+  for (const std::string& p : merge_by_rank(std::move(parts))) {
     const auto it = vocab_.find(p);
     if (it != vocab_.end()) out.push_back(it->second);
     else if (unk_ >= 0) out.push_back(unk_);
     else model_error("tokenizer.json: the merged token \"", p, "\" is not in the vocabulary");
   }
+}
+
+// Merges the adjacent pair of lowest rank, the leftmost first, until no pair has a rank (the tokenizers library's
+// order): the parts as a linked list and the candidate pairs in a heap, so a piece of n parts takes O(n log n)
+// look-ups, not a pass over the piece per merge. A candidate whose parts have changed since it was pushed is
+// skipped when it comes up.
+std::vector<std::string> HfBpeTokenizer::merge_by_rank(std::vector<std::string> parts) const {
+  const int n = static_cast<int>(parts.size());
+  std::vector<int> prev(n), next(n);
+  std::vector<bool> alive(n, true);
+  for (int i = 0; i < n; ++i) prev[i] = i - 1, next[i] = i + 1 < n ? i + 1 : -1;
+  struct Candidate { int rank, left, right; };
+  const auto later = [](const Candidate& a, const Candidate& b) { return a.rank != b.rank ? a.rank > b.rank : a.left > b.left; };
+  std::priority_queue<Candidate, std::vector<Candidate>, decltype(later)> heap(later);
+  const auto rank_of = [&](int l, int r) {
+    const auto it = ranks_.find(parts[l] + " " + parts[r]);
+    return it == ranks_.end() ? -1 : it->second;
+  };
+  const auto push = [&](int l) {
+    if (l < 0 || next[l] < 0) return;
+    const int rank = rank_of(l, next[l]);
+    if (rank >= 0) heap.push({rank, l, next[l]});
+  };
+  for (int i = 0; i + 1 < n; ++i) push(i);
+  while (!heap.empty()) {
+    const Candidate c = heap.top();
+    heap.pop();
+    if (!alive[c.left] || !alive[c.right] || next[c.left] != c.right || rank_of(c.left, c.right) != c.rank) continue;
+    parts[c.left] += parts[c.right];
+    alive[c.right] = false;
+    next[c.left] = next[c.right];
+    if (next[c.left] >= 0) prev[next[c.left]] = c.left;
+    push(prev[c.left]);
+    push(c.left);
+  }
+  std::vector<std::string> merged;
+  for (int i = 0; i < n; ++i)
+    if (alive[i]) merged.push_back(std::move(parts[i]));
+  return merged;
 }
 
 std::vector<int> HfBpeTokenizer::encode(const std::string& text, bool bos) const {

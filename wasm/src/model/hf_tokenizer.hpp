@@ -58,6 +58,7 @@ class HfBpeTokenizer final : public Tokenizer {
   static nlohmann::json parsed(const std::string& json_text);
   std::vector<std::string> pieces(std::string text, bool first) const;  // one stretch between added tokens
   void encode_piece(const std::string& piece, std::vector<int>& out) const;
+  std::vector<std::string> merge_by_rank(std::vector<std::string> parts) const;
   std::string token_bytes(int id) const;  // the bytes a token stands for ("" for special tokens)
 
   int vocab_size_, bos_, eos_;
