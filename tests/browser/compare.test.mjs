@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadLookback } from 'lookback';
 import { openChapter } from './harness.mjs';
-import { ready, until } from './widget-helpers.mjs';
+import { allHeads, bothOn, grids, ready, showBoth, sides, until } from './widget-helpers.mjs';
 import { CONFIG, useReaderModel, writeReaderModel } from './reader-model.mjs';
 
 const lb = await loadLookback();
@@ -26,24 +26,6 @@ after(async () => {
   files?.remove();
 });
 
-// each side's grid as it stands: its model, text, sort, the heads it draws, and whether its habits are the card's
-const sides = (cmp) => cmp.evaluate((el) => [...el.querySelectorAll('lookback-heads-grid')].map((g) => ({
-  model: g.getAttribute('model') || 'current', slot: g.slot, text: g.result?.text ?? null, shown: g.text, sort: g.sort,
-  modelKey: g.modelKey, resultModel: g.result?.model ?? null,
-  heads: [...g.shadowRoot.querySelectorAll('.grid [data-head]')].map((c) => c.dataset.head),
-  card: !!g.card, live: g.dataset.live ?? null, error: g.hasAttribute('data-error') })));
-const grids = (cmp, tag = 'lookback-heads-grid') => ({ left: cmp.locator(`${tag}[slot="with"]`), right: cmp.locator(`${tag}:not([slot])`) });
-// both sides computed on `text` with their own model (each scrolled to: a widget computes only on screen)
-async function bothOn(cmp, text, what, tag = 'lookback-heads-grid') {
-  const { left, right } = grids(cmp, tag);
-  for (const g of [left, right]) {
-    await g.scrollIntoViewIfNeeded();
-    await until(() => g.evaluate((w) => ({ text: w.result?.text, fresh: w.result?.model === w.modelKey, error: w.hasAttribute('data-error') })),
-      (v) => v.text === text && v.fresh && !v.error, `${what}: a side computed on the text`, 60000);
-  }
-  return tag === 'lookback-heads-grid' ? sides(cmp) : null;
-}
-
 test('Sprout and the reader\'s model side by side on the same text, each with its own heads and habits; edits on either side recompute both', T, async () => {
   const { page } = b;
   const cmp = page.locator('lookback-compare#w-heads-compare');
@@ -52,7 +34,7 @@ test('Sprout and the reader\'s model side by side on the same text, each with it
   assert.equal(await toggle.isDisabled(), true, 'nothing to compare while the page uses Sprout');
   assert.equal(await cmp.locator('lookback-heads-grid').count(), 1);
 
-  await useReaderModel(page, files.paths);
+  await useReaderModel(page, files);
 
   await cmp.scrollIntoViewIfNeeded();
   await until(() => toggle.isDisabled(), (v) => v === false, 'the toggle enabled once the reader has a model', 30000);
@@ -70,9 +52,8 @@ test('Sprout and the reader\'s model side by side on the same text, each with it
   let [left, right] = await bothOn(cmp, text0, 'turned on');
   assert.equal(left.model, 'sprout');
   assert.equal(right.model, 'current');
-  const all = (L, H) => Array.from({ length: L * H }, (_, i) => `${Math.floor(i / H) + 1}.${(i % H) + 1}`);
-  assert.deepEqual(left.heads, all(SPROUT.n_layers, SPROUT.n_heads), 'Sprout\'s own heads, layer.head from 1');
-  assert.deepEqual(right.heads, all(CONFIG.n_layers, CONFIG.n_heads), 'the reader\'s model\'s own heads');
+  assert.deepEqual(left.heads, allHeads(SPROUT.n_layers, SPROUT.n_heads), 'Sprout\'s own heads, layer.head from 1');
+  assert.deepEqual(right.heads, allHeads(CONFIG.n_layers, CONFIG.n_heads), 'the reader\'s model\'s own heads');
   assert.equal(left.card, true, 'Sprout\'s habits from its card');
   assert.equal(right.card, false, 'the reader\'s model has no card');
   await until(() => grids(cmp).right.getAttribute('data-live'), (v) => v === 'done', 'the reader\'s habits measured live', 60000);
@@ -119,11 +100,7 @@ test('Sprout and the reader\'s model side by side on the same text, each with it
 test('the explorer beside another: each side with its own layers and heads; a text typed on one side is shown on both', T, async () => {
   const { page } = b;
   const cmp = page.locator('lookback-compare#w-explorer-compare');
-  await cmp.scrollIntoViewIfNeeded();
-  const toggle = cmp.locator('button.toggle');
-  await until(() => toggle.isDisabled(), (v) => v === false, 'the toggle enabled', 30000);
-  await toggle.click();
-  await until(() => cmp.locator('lookback-explorer').count(), (n) => n === 2, 'two explorers');
+  const toggle = await showBoth(cmp, 'lookback-explorer');
   const { left, right } = grids(cmp, 'lookback-explorer');
   const text = 'Ben saw a big dog. The dog ran to Ben, and Ben gave the dog a ball.';
   await right.scrollIntoViewIfNeeded();

@@ -1,5 +1,6 @@
 // Helpers shared by the widget browser tests: waiting for a widget to compute, polling text in shadow DOM
-// (playwright's CSS locators pierce open shadow roots), reading exports and saving screenshots.
+// (playwright's CSS locators pierce open shadow roots), reading exports and saving screenshots, the two sides of a
+// <lookback-compare>.
 // Not a test file (the runner only picks *.test.mjs).
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -68,3 +69,35 @@ export async function shoot(locator, name) {
 }
 
 export const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
+
+// <lookback-compare>: each side's grid as it stands: its model, text, sort, the heads it draws, and whether its habits are the card's
+export const sides = (cmp) => cmp.evaluate((el) => [...el.querySelectorAll('lookback-heads-grid')].map((g) => ({
+  model: g.getAttribute('model') || 'current', slot: g.slot, text: g.result?.text ?? null, shown: g.text, sort: g.sort,
+  modelKey: g.modelKey, resultModel: g.result?.model ?? null,
+  heads: [...g.shadowRoot.querySelectorAll('.grid [data-head]')].map((c) => c.dataset.head),
+  card: !!g.card, live: g.dataset.live ?? null, error: g.hasAttribute('data-error') })));
+// its two sides: left the added one (slot "with"), right the widget it wraps
+export const grids = (cmp, tag = 'lookback-heads-grid') => ({ left: cmp.locator(`${tag}[slot="with"]`), right: cmp.locator(`${tag}:not([slot])`) });
+// both sides computed on `text` with their own model (each scrolled to: a widget computes only on screen)
+export async function bothOn(cmp, text, what, tag = 'lookback-heads-grid') {
+  const { left, right } = grids(cmp, tag);
+  for (const g of [left, right]) {
+    await g.scrollIntoViewIfNeeded();
+    await until(() => g.evaluate((w) => ({ text: w.result?.text, fresh: w.result?.model === w.modelKey, error: w.hasAttribute('data-error') })),
+      (v) => v.text === text && v.fresh && !v.error, `${what}: a side computed on the text`, 60000);
+  }
+  return tag === 'lookback-heads-grid' ? sides(cmp) : null;
+}
+
+// Turns the comparison on (its toggle clicked once it is offered) and waits for the two sides; returns the toggle.
+export async function showBoth(cmp, tag = 'lookback-heads-grid') {
+  await cmp.scrollIntoViewIfNeeded();
+  const toggle = cmp.locator('button.toggle');
+  await until(() => toggle.isDisabled(), (v) => v === false, 'the comparison offered', 30000);
+  await toggle.click();
+  await until(() => cmp.locator(tag).count(), (n) => n === 2, `two ${tag}`);
+  return toggle;
+}
+
+// every head of a model of L layers × H heads as a person reads it (layer.head from 1), in order
+export const allHeads = (L, H) => Array.from({ length: L * H }, (_, i) => `${Math.floor(i / H) + 1}.${(i % H) + 1}`);

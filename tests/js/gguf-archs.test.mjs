@@ -73,3 +73,10 @@ test('an architecture lookback does not run is refused naming the key and its va
   bytes.write('mamba', at);
   await assert.rejects(lb.loadModel(bytes), /general\.architecture is "mamba"; lookback runs GGUF architectures: llama, qwen2, qwen3, gpt2/);
 });
+
+test('the list of formats names every GGUF architecture and tokenizer lookback runs', () => {
+  const gguf = lb.modelFormats().formats.find((f) => f.name === 'gguf');
+  for (const arch of Object.keys(ARCHS).map((name) => name.split(' ')[0])) assert.match(gguf.files, new RegExp(`\\b${arch}\\b`), arch);
+  assert.match(gguf.files, /llama \(sentencepiece-style\) or gpt2 \(byte-level BPE\) tokenizer/);
+  assert.match(lb.modelFormats().supported, /architectures llama, qwen2, qwen3 and gpt2/);
+});

@@ -96,8 +96,9 @@ const std::vector<ModelFormat> kFormats = {
     {"lookback", "its own bundles (model.safetensors, a config.json with \"n_layers\", \"n_heads\", \"dim\", "
      "\"rope_layout\" ..., and a tokenizer.json with \"type\": \"byte-bpe\", as written by `npm run train`)",
      ".safetensors", true, "tokenizer.json", is_bundle, load_lookback},
-    {"gguf", "GGUF files (.gguf, version 2 or 3: architecture llama with its llama tokenizer; tensors F32, F16, "
-     "BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K)", ".gguf", false, "", is_gguf_file, load_gguf_file},
+    {"gguf", "GGUF files (.gguf, version 2 or 3: architectures llama, qwen2, qwen3 and gpt2 with their llama "
+     "(sentencepiece-style) or gpt2 (byte-level BPE) tokenizer; tensors F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K)",
+     ".gguf", false, "", is_gguf_file, load_gguf_file},
     {"llama2c", "llama2.c checkpoints (.bin with their tokenizer .bin)", ".bin", false, "tokenizer.bin", is_llama2c, load_checkpoint},
 };
 

@@ -2,9 +2,10 @@
 // drag or keyboard; a word's pieces move together, each word read with the space before it so its pieces are the
 // same wherever it stands) while the start mark and the last token stay put, and every token's output is compared
 // before and after: one attention layer alone (the core's attention, each token's embedding as its query, key
-// and value, no positions), and the whole model with rotary positions off and on. Every number comes from the
-// core; the widget only compares them. Its model is the page's (attribute `model`, as every model widget's:
-// the reader's own once they bring one). Not a claim checker: it reports whatever the core measures.
+// and value, no positions), and the whole model (named as the page names it) with its positions (rotary or learned)
+// off and on. Every number comes from the core; the widget only compares them. Its model is the page's (attribute
+// `model`, as every model widget's: the reader's own once they bring one). Not a claim checker: it reports whatever
+// the core measures.
 import { abortError, chip, define, esc, fmt, seeded } from './widget-kit.js';
 import { drawReport } from './export.js';
 import { ModelWidget } from './model-widget.js';
@@ -16,11 +17,15 @@ const LAYER_TOL = 1e-5;
 // (the total variation distance: half the summed absolute differences).
 const MODEL_TOL = 1e-3;
 
-const RUNS = [
-  { id: 'layer', label: 'One attention layer', note: 'each token\'s embedding as its query, key and value; no positions' },
-  { id: 'off', label: 'Sprout, positions off', note: 'all layers, rotary positions switched off' },
-  { id: 'on', label: 'Sprout, positions on', note: 'all layers, with rotary positions (RoPE), as trained' },
-];
+// The three computations compared, for the model named `model` (its label) whose positions are 'rope' or 'learned'.
+const runsOf = (model, positions) => {
+  const kind = positions === 'learned' ? 'learned positions' : 'rotary positions';
+  return [
+    { id: 'layer', label: 'One attention layer', note: 'each token\'s embedding as its query, key and value; no positions' },
+    { id: 'off', label: `${model}, positions off`, note: `all layers, ${kind} switched off` },
+    { id: 'on', label: `${model}, positions on`, note: `all layers, with ${positions === 'learned' ? kind : `${kind} (RoPE)`}, as trained` },
+  ];
+};
 
 const CSS = `
 .tokens { display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; margin: .3rem 0 .5rem; touch-action: none; }
@@ -103,7 +108,7 @@ class Shuffle extends ModelWidget {
         <tbody></tbody></table></div>
       <details open><summary>Every token's output</summary><div class="scroll"><table class="num each">
         <caption>Each token's output, compared with the same token's output in the original order</caption>
-        <thead><tr><th scope="col">token</th>${RUNS.map((r) => `<th scope="col">${esc(r.label)}</th>`).join('')}</tr></thead>
+        <thead></thead>
         <tbody></tbody></table></div></details>`;
     const input = this.root.querySelector('input.text');
     input.value = this.text;
@@ -226,10 +231,16 @@ class Shuffle extends ModelWidget {
     if (!this.tokens) {
       const { text, wantOrder } = this;
       const said = text.trim().split(/\s+/).filter(Boolean);
-      // each word read with the space before it, so its pieces are the same wherever it moves
-      const [all, ...pieces] = await Promise.all([this.askModel('tokens', [text], 'tokens'),
+      // each word read with the space before it, so its pieces are the same wherever it moves; a space the tokenizer
+      // puts before any text (sentencepiece's) is not the word's: its pieces are those whose place overlaps the word
+      // and its space, at the end of the text they decode to
+      const [all, ...read] = await Promise.all([this.askModel('tokens', [text], 'tokens'),
         ...said.map((w, k) => this.askModel('tokens', [` ${w}`, { bos: false }], `word-${k}`))]);
       if (text !== this.text || wantOrder !== this.wantOrder || model !== this.modelKey) throw abortError();   // changed meanwhile
+      const pieces = read.map((p, k) => {
+        const before = (p.at(-1)?.end ?? 0) - said[k].length - 1;
+        return p.filter((t) => t.end > before);
+      });
       const tokens = [all[0], ...pieces.flat()];   // the start mark, then every word's pieces
       const words = [];
       let at = 1;
@@ -251,6 +262,8 @@ class Shuffle extends ModelWidget {
     this.drawTokens(this.root.activeElement?.closest?.('button.tok') ? Number(this.root.activeElement.dataset.pos) : null);
     // what this computation measures (the order may move on while it waits)
     const { text, tokens, words } = this, order = this.order.slice();
+    const described = await this.describeModel();
+    const runs = runsOf(described.label, described.info.config.positions);
     const ids = tokens.map((t) => t.id);
     const T = ids.length;
     const tokenOrder = Shuffle.tokenOrder(words, order, T);
@@ -276,7 +289,7 @@ class Shuffle extends ModelWidget {
     const off = compareRows(p00.weights, p01.weights, V, where, totalVariation);
     const on = compareRows(p10.weights, p11.weights, V, where, totalVariation);
     this.result = {
-      text, source, tokens, words, order, tokenOrder, ids, shuffledIds, where,
+      text, source, label: described.label, runs, tokens, words, order, tokenOrder, ids, shuffledIds, where,
       layer: { change: layer, changed: layer.map((x) => x > LAYER_TOL) },
       off: { change: off, changed: off.map((x) => x > MODEL_TOL), top: [n00[0], n01[0]] },
       on: { change: on, changed: on.map((x) => x > MODEL_TOL), top: [n10[0], n11[0]] },
@@ -288,13 +301,14 @@ class Shuffle extends ModelWidget {
     const r = this.result, T = r.ids.length, last = T - 1;
     const lastText = r.tokens[last].text.trim() || r.tokens[last].text;
     const moved = (run, i) => (run.id === 'layer' ? '—' : share(r[run.id].change[i]));
-    this.root.querySelector('table.summary tbody').innerHTML = RUNS.map((run) => {
+    this.root.querySelector('table.summary tbody').innerHTML = r.runs.map((run) => {
       const changed = r[run.id].changed[last];
       return `<tr data-run="${run.id}"><th scope="row">${esc(run.label)}<span class="hint note">${esc(run.note)}</span></th>
         <td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'}</td><td class="change">${esc(moved(run, last))}</td></tr>`;
     }).join('');
+    this.root.querySelector('table.each thead').innerHTML = `<tr><th scope="col">token</th>${r.runs.map((run) => `<th scope="col">${esc(run.label)}</th>`).join('')}</tr>`;
     this.root.querySelector('table.each tbody').innerHTML = r.tokens.map((t, i) => `<tr data-i="${i}"><th scope="row">${chip(t.text)}</th>${
-      RUNS.map((run) => {
+      r.runs.map((run) => {
         const changed = r[run.id].changed[i];
         return `<td class="${changed ? 'changed' : 'same'}">${changed ? 'changed' : 'same'}${run.id === 'layer' ? '' : ` (${esc(moved(run, i))} moved)`}</td>`;
       }).join('')}</tr>`).join('');
@@ -305,7 +319,7 @@ class Shuffle extends ModelWidget {
       ? 'The text is in its original order: nothing moved, so no output changes. Shuffle it.'
       : `One attention layer: the output at "${lastText}" is ${r.layer.changed[last] ? 'different' : 'the same as before the shuffle'}, `
         + `while ${earlier} earlier token${earlier === 1 ? '\'s' : 's\''} output${earlier === 1 ? '' : 's'} changed with ${earlier === 1 ? 'its' : 'their'} prefix. `
-        + `All of Sprout with positions off: ${off.changed[last] ? `${share(off.change[last])} of the next-token probability moved to other tokens, `
+        + `All of ${r.label} with positions off: ${off.changed[last] ? `${share(off.change[last])} of the next-token probability moved to other tokens, `
           + 'so stacked layers still notice the order' : 'the next-token probabilities did not move: no order leaked through the layers for this text'}. `
         + `With positions on: ${share(on.change[last])} moved.`;
     this.dataset.layerChange = String(r.layer.change[last]);
@@ -319,11 +333,11 @@ class Shuffle extends ModelWidget {
     const json = {
       text: r.text, model: r.source, tokens: r.tokens, words: r.words, wordOrder: r.order, order: r.tokenOrder,
       shuffledIds: r.shuffledIds, tolerances: { layerRelative: LAYER_TOL, totalVariation: MODEL_TOL },
-      runs: Object.fromEntries(RUNS.map((run) => [run.id, { label: run.label, change: r[run.id].change, changed: r[run.id].changed,
+      runs: Object.fromEntries(r.runs.map((run) => [run.id, { label: run.label, change: r[run.id].change, changed: r[run.id].changed,
         top: r[run.id].top ?? null }])),
     };
-    const csv = [['position', 'token', 'shuffled_position', ...RUNS.flatMap((run) => [`${run.id}_change`, `${run.id}_changed`])],
-      ...r.tokens.map((t, i) => [i, t.text, r.where[i], ...RUNS.flatMap((run) => [r[run.id].change[i], r[run.id].changed[i]])])];
+    const csv = [['position', 'token', 'shuffled_position', ...r.runs.flatMap((run) => [`${run.id}_change`, `${run.id}_changed`])],
+      ...r.tokens.map((t, i) => [i, t.text, r.where[i], ...r.runs.flatMap((run) => [r[run.id].change[i], r[run.id].changed[i]])])];
     return { json, csv };
   }
 
@@ -335,8 +349,8 @@ class Shuffle extends ModelWidget {
         { text: `in order: ${r.tokens.map((t) => t.text).join(' | ')}` },
         { text: `shuffled: ${this.shuffledTokens(r).map((t) => t.text).join(' | ')}` },
         { text: this.root.querySelector('.result').textContent, size: 13 },
-        { table: { header: ['token', ...RUNS.map((x) => x.label)], rows: r.tokens.map((t, i) => [t.text,
-          ...RUNS.map((run) => (r[run.id].changed[i] ? 'changed' : 'same'))]) } },
+        { table: { header: ['token', ...r.runs.map((x) => x.label)], rows: r.tokens.map((t, i) => [t.text,
+          ...r.runs.map((run) => (r[run.id].changed[i] ? 'changed' : 'same'))]) } },
       ],
     });
   }
