@@ -1,7 +1,8 @@
 // llama2.c formats on synthetic files: checkpoints (shared and separate classifier) round trip and give the
 // same forward as the weights they came from; truncated, padded or impossible files are refused with a
 // message; the sentencepiece-style tokenizer's rules (code points, byte fallback, best-score merges with
-// leftmost ties, the leading space after the start mark) and its .bin reader. Runs natively and in wasm.
+// leftmost ties, the leading space after the start mark, the token spans and places it gives) and its .bin
+// reader. Runs natively and in wasm.
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -10,6 +11,7 @@
 #include "model/llama2c.hpp"
 #include "model/session.hpp"
 #include "model/sp_tokenizer.hpp"
+#include "model/token_spans.hpp"
 #include "model_fixtures.hpp"
 
 using namespace lookback;
@@ -129,6 +131,25 @@ TEST_CASE("sentencepiece-style encoding: code points, byte fallback, best merges
   CHECK(t.token_text('\n' + 3) == "\n");
   CHECK(t.token_text(0xC3 + 3) == "<0xC3>");
   CHECK_THROWS_WITH_AS(t.decode({1, 400}), "token id 400 at index 1 is outside the vocabulary [0, 267)", ModelError);
+}
+
+TEST_CASE("token spans and places follow the decoding: no space after the start mark, a character's bytes reach its end") {
+  const SpTokenizer t = vocab({{" ", -1}, {"a", -1}, {"b", -1}, {" a", -3}});
+  const int sa = 262, b = 261;
+  using Spans = std::vector<std::pair<int, int>>;
+  // " a" gives "a" after the start mark; a second start mark drops the next space again
+  const std::vector<int> ids = {1, sa, b, 1, sa, 2};
+  CHECK(t.decode(ids) == "aba");
+  CHECK(token_spans(t, ids) == Spans{{0, 0}, {0, 1}, {1, 2}, {2, 2}, {2, 3}, {3, 3}});
+  CHECK(token_spans(t, {sa, b}) == Spans{{0, 2}, {2, 3}});  // no start mark: the space is the text's
+  // "é" (2 bytes, 1 UTF-16 unit) and U+1F642 (4 bytes, 2 units) as byte pieces, then "b"
+  const std::vector<int> bytes = {1, 0xC3 + 3, 0xA9 + 3, 0xF0 + 3, 0x9F + 3, 0x99 + 3, 0x82 + 3, b};
+  CHECK(token_places(t, bytes) == Spans{{0, 0}, {0, 1}, {0, 1}, {1, 3}, {1, 3}, {1, 3}, {1, 3}, {3, 4}});
+  // half a character at the end, and a stray continuation byte: each its own U+FFFD
+  CHECK(token_places(t, {b, 0xC3 + 3}) == Spans{{0, 1}, {1, 2}});
+  CHECK(token_places(t, {0x80 + 3, b}) == Spans{{0, 1}, {1, 2}});
+  CHECK(utf16_places(std::string("\xE2\x82", 2)) == Spans{{0, 0}, {0, 1}, {1, 1}});  // one ill-formed subpart
+  CHECK_THROWS_WITH_AS(t.decode_each({1, 400}), "token id 400 at index 1 is outside the vocabulary [0, 263)", ModelError);
 }
 
 TEST_CASE("tokenizer .bin: reads what it should, refuses truncation and impossible lengths") {

@@ -174,3 +174,46 @@ test('tokens() places each token in the text its ids decode to; a name said twic
     m.dispose();
   }
 });
+
+// The bytes id stands for after prev in the GGUF's sentencepiece-style vocabulary, from the vocabulary's pieces
+// ("▁" a space, <0xXX> a byte, the marks nothing; a piece after the start mark loses its leading space).
+function pieceBytes(vocab, prev, id) {
+  if (id === CONFIG.bos_id || id === CONFIG.eos_id) return [];
+  const byte = /^<0x([0-9A-F]{2})>$/.exec(vocab[id]);
+  if (byte) return [parseInt(byte[1], 16)];
+  const text = vocab[id].replaceAll('▁', ' ');
+  return [...new TextEncoder().encode(prev === CONFIG.bos_id && text.startsWith(' ') ? text.slice(1) : text)];
+}
+
+test('tokens() places every token of a long sentencepiece text (2,000 tokens, a start mark before each part) where its bytes sit', async () => {
+  const m = await lb.loadModel(file);
+  try {
+    const { tokens: vocab } = llamaVocabulary(CONFIG.vocab_size);
+    // characters of 1 to 4 bytes (one UTF-16 unit or two), U+FFFD itself, the vocabulary's words
+    const part = (i) => `the hat ${i}: é at the café, 🙂 the end \uFFFD a ${'at'.repeat(i % 5)} 中文 the`;
+    const ids = Array.from({ length: 45 }, (_, i) => m.encode(part(i))).flat();
+    assert.ok(ids.length >= 2000, `${ids.length} tokens`);
+    const whole = m.decode(ids), got = m.tokens(ids);
+    assert.equal(whole, Array.from({ length: 45 }, (_, i) => part(i)).join(''), 'each part\'s first space dropped after its start mark');
+    // each token's bytes in the whole; a place runs from the start of the character its first byte is in to the
+    // end of the character its last byte is in (UTF-16 units)
+    const bytes = ids.map((id, i) => pieceBytes(vocab, ids[i - 1], id));
+    assert.deepEqual(bytes.flat(), [...new TextEncoder().encode(whole)]);
+    const at = [];  // byte offset -> [start, end] of the character it falls in ([u, u] where a character starts)
+    let u = 0;
+    for (const ch of whole) {
+      const n = new TextEncoder().encode(ch).length;
+      at.push([u, u], ...Array.from({ length: n - 1 }, () => [u, u + ch.length]));
+      u += ch.length;
+    }
+    at.push([u, u]);
+    let b = 0;
+    got.forEach((t, i) => {
+      const want = { start: at[b][0], end: at[b + bytes[i].length][1] };
+      assert.deepEqual({ start: t.start, end: t.end }, want, `token ${i} (${t.text}, bytes ${bytes[i]})`);
+      b += bytes[i].length;
+    });
+  } finally {
+    m.dispose();
+  }
+});

@@ -115,9 +115,9 @@ val decode_js(double handle, val ids) {
   });
 }
 
-val token_texts_js(double handle, val ids) {
+val tokens_js(double handle, val ids) {
   return guarded([&] {
-    return token_texts_with(*entry("tokens", handle).model.tokenizer, ids);
+    return tokens_with(*entry("tokens", handle).model.tokenizer, ids);
   });
 }
 
@@ -331,7 +331,7 @@ EMSCRIPTEN_BINDINGS(lookback_model) {
   emscripten::function("modelEncode", &encode_js);
   emscripten::function("modelEncodeTail", &encode_tail_js);
   emscripten::function("modelDecode", &decode_js);
-  emscripten::function("modelTokens", &token_texts_js);
+  emscripten::function("modelTokens", &tokens_js);
   emscripten::function("modelWindow", &window_js);
   emscripten::function("modelForward", &forward_js);
   emscripten::function("modelNext", &next_js);

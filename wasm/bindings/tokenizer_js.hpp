@@ -1,11 +1,12 @@
 // A tokenizer's functions for JS, shared by the model bindings (model.cpp, window_model.cpp): ids of a text (or
-// of its end only), the text of ids, each id's display text, and next-token candidates with their text. Only the
-// bindings include this (it includes Embind).
+// of its end only), the text of ids, each id's display text and place in that text, and next-token candidates with
+// their text. Only the bindings include this (it includes Embind).
 // Not here: how a tokenizer splits text (wasm/src/model).
 #pragma once
 #include <emscripten/bind.h>
 
 #include "model/sampler.hpp"
+#include "model/token_spans.hpp"
 #include "model/tokenizer.hpp"
 #include "model_args.hpp"
 
@@ -32,9 +33,18 @@ inline val decode_with(const Tokenizer& t, const val& ids) {
   return text_js(t.decode(ids_arg("decode", ids, t.vocab_size())));
 }
 
-inline val token_texts_with(const Tokenizer& t, const val& ids) {
-  val out = val::array();
-  for (int id : ids_arg("tokens", ids, t.vocab_size())) out.call<void>("push", val(t.token_text(id)));
+// { texts: each id's display text, places: Int32Array [start0, end0, start1, ...], each id's place in decode(ids)
+// (token_places: UTF-16 units) }, from one decoding of the ids.
+inline val tokens_with(const Tokenizer& t, const val& ids) {
+  const std::vector<int> list = ids_arg("tokens", ids, t.vocab_size());
+  val texts = val::array();
+  for (int id : list) texts.call<void>("push", val(t.token_text(id)));
+  std::vector<int> flat;
+  flat.reserve(2 * list.size());
+  for (const auto& [start, end] : token_places(t, list)) flat.push_back(start), flat.push_back(end);
+  val out = val::object();
+  out.set("texts", texts);
+  out.set("places", ints_js(flat));
   return out;
 }
 

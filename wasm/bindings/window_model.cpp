@@ -59,8 +59,8 @@ val decode_js(double handle, val ids) {
   return guarded([&] { return decode_with(*window_entry("decode", handle).tokenizer, ids); });
 }
 
-val token_texts_js(double handle, val ids) {
-  return guarded([&] { return token_texts_with(*window_entry("tokens", handle).tokenizer, ids); });
+val tokens_js(double handle, val ids) {
+  return guarded([&] { return tokens_with(*window_entry("tokens", handle).tokenizer, ids); });
 }
 
 // The top-k tokens after ids (the window model sees only the last `window` of them); opts: { topK, temperature }.
@@ -108,6 +108,6 @@ EMSCRIPTEN_BINDINGS(lookback_window_model) {
   emscripten::function("windowEncode", &encode_js);
   emscripten::function("windowEncodeTail", &encode_tail_js);
   emscripten::function("windowDecode", &decode_js);
-  emscripten::function("windowTokens", &token_texts_js);
+  emscripten::function("windowTokens", &tokens_js);
   emscripten::function("windowNext", &next_js);
 }

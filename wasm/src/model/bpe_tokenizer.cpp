@@ -35,6 +35,14 @@ class BpeAdapter final : public Tokenizer {
     check(ids);
     return bpe_.decode(ids);
   }
+  // every id's bytes are its own (the marks have none)
+  std::vector<std::string> decode_each(const std::vector<int>& ids) const override {
+    check(ids);
+    std::vector<std::string> out;
+    out.reserve(ids.size());
+    for (int id : ids) out.push_back(bpe_.token_bytes(id));
+    return out;
+  }
   std::string token_text(int id) const override {
     check({id});
     return bpe_.token_text(id);

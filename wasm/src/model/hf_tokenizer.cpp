@@ -416,11 +416,23 @@ std::string HfBpeTokenizer::token_bytes(int id) const {
   return out;
 }
 
+std::vector<std::string> HfBpeTokenizer::decode_each(const std::vector<int>& ids) const {
+  std::vector<std::string> out;
+  out.reserve(ids.size());
+  for (int id : ids) out.push_back(token_bytes(id));
+  // sentencepiece's decoders take off the space the "▁" before the text became (the text's first byte)
+  if (steps_.prepend)
+    for (std::string& piece : out)
+      if (!piece.empty()) {
+        if (piece[0] == ' ') piece.erase(0, 1);
+        break;
+      }
+  return out;
+}
+
 std::string HfBpeTokenizer::decode(const std::vector<int>& ids) const {
   std::string out;
-  for (int id : ids) out += token_bytes(id);
-  // sentencepiece's decoders take off the space the "▁" before the text became
-  if (steps_.prepend && !out.empty() && out[0] == ' ') out.erase(0, 1);
+  for (const std::string& piece : decode_each(ids)) out += piece;
   return out;
 }
 

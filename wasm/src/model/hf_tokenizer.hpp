@@ -51,6 +51,7 @@ class HfBpeTokenizer final : public Tokenizer {
   std::string normalization() const override { return steps_.nfc ? "NFC" : ""; }
   std::vector<int> encode(const std::string& text, bool bos = true) const override;
   std::string decode(const std::vector<int>& ids) const override;
+  std::vector<std::string> decode_each(const std::vector<int>& ids) const override;
   std::string token_text(int id) const override;
 
  private:

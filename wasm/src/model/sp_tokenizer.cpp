@@ -147,13 +147,20 @@ std::string SpTokenizer::decode_piece(int prev, int id) const {
   return prev == bos_id() && !p.empty() && p[0] == ' ' ? p.substr(1) : p;
 }
 
-std::string SpTokenizer::decode(const std::vector<int>& ids) const {
-  std::string out;
+std::vector<std::string> SpTokenizer::decode_each(const std::vector<int>& ids) const {
+  std::vector<std::string> out;
+  out.reserve(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] < 0 || ids[i] >= vocab_size())
       model_error("token id ", ids[i], " at index ", i, " is outside the vocabulary [0, ", vocab_size(), ")");
-    out += decode_piece(i > 0 ? ids[i - 1] : -1, ids[i]);
+    out.push_back(decode_piece(i > 0 ? ids[i - 1] : -1, ids[i]));
   }
+  return out;
+}
+
+std::string SpTokenizer::decode(const std::vector<int>& ids) const {
+  std::string out;
+  for (const std::string& piece : decode_each(ids)) out += piece;
   return out;
 }
 

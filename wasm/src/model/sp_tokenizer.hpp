@@ -28,6 +28,7 @@ class SpTokenizer final : public Tokenizer {
   std::vector<int> encode(const std::string& text, bool bos = true) const override;
   // As run.c's decode(): after the start mark a piece loses one leading space; byte pieces become bytes.
   std::string decode(const std::vector<int>& ids) const override;
+  std::vector<std::string> decode_each(const std::vector<int>& ids) const override;
   std::string token_text(int id) const override;
   // The bytes of one id after `prev` (run.c's decode(prev, id)); marks give "". Ids must be in range.
   std::string decode_piece(int prev, int id) const;

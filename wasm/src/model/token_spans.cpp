@@ -1,18 +1,36 @@
-// Byte ranges of tokens (see token_spans.hpp).
+// Byte ranges and UTF-16 places of tokens (see token_spans.hpp).
 #include "model/token_spans.hpp"
 
-namespace lookback {
+#include <string>
 
-std::vector<std::pair<int, int>> token_spans(const Tokenizer& tok, const std::vector<int>& ids) {
+namespace lookback {
+namespace {
+
+std::vector<std::pair<int, int>> spans_of(const std::vector<std::string>& bytes) {
   std::vector<std::pair<int, int>> spans;
-  spans.reserve(ids.size());
+  spans.reserve(bytes.size());
   int at = 0;
-  for (int id : ids) {
-    const int n = int(tok.decode({id}).size());
-    spans.emplace_back(at, at + n);
-    at += n;
+  for (const std::string& b : bytes) {
+    spans.emplace_back(at, at + int(b.size()));
+    at += int(b.size());
   }
   return spans;
+}
+
+}  // namespace
+
+std::vector<std::pair<int, int>> token_spans(const Tokenizer& tok, const std::vector<int>& ids) {
+  return spans_of(tok.decode_each(ids));
+}
+
+std::vector<std::pair<int, int>> token_places(const Tokenizer& tok, const std::vector<int>& ids) {
+  const std::vector<std::string> bytes = tok.decode_each(ids);
+  std::string whole;
+  for (const std::string& b : bytes) whole += b;
+  const std::vector<std::pair<int, int>> at = utf16_places(whole);
+  std::vector<std::pair<int, int>> places = spans_of(bytes);
+  for (auto& [begin, end] : places) begin = at[std::size_t(begin)].first, end = at[std::size_t(end)].second;
+  return places;
 }
 
 std::vector<int> tokens_in(const std::vector<std::pair<int, int>>& spans, int begin, int end) {

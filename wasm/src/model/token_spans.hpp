@@ -1,5 +1,6 @@
-// Where each token of an encoded text sits in the text: byte ranges from the tokens' own bytes, so labelled
-// character positions (a pronoun, a name) can be mapped to token positions. Not a tokenizer.
+// Where each token of an encoded text sits in the text its ids decode to: byte ranges from the tokens' bytes in
+// that decoding (so labelled character positions, a pronoun or a name, map to token positions), and the same as
+// places in UTF-16 units as JavaScript counts them (the JS API's tokens()). Not a tokenizer.
 #pragma once
 #include <utility>
 #include <vector>
@@ -8,8 +9,12 @@
 
 namespace lookback {
 
-// [begin, end) byte offsets of every id in the decoded text; marks have empty ranges.
+// [begin, end) byte offsets of every id in decode(ids); marks have empty ranges.
 std::vector<std::pair<int, int>> token_spans(const Tokenizer& tok, const std::vector<int>& ids);
+// [start, end) of every id in valid_utf8(decode(ids)) in UTF-16 units: from the start of the character its first
+// byte falls in to the end of the character its last byte falls in (a byte of a longer character reaches that
+// character's whole); marks have empty places.
+std::vector<std::pair<int, int>> token_places(const Tokenizer& tok, const std::vector<int>& ids);
 // Positions of the tokens that overlap bytes [begin, end); empty when none.
 std::vector<int> tokens_in(const std::vector<std::pair<int, int>>& spans, int begin, int end);
 

@@ -1,11 +1,13 @@
 // The common face of the tokenizers a model can come with: llama2.c's sentencepiece-style vocabulary
 // (sp_tokenizer.hpp) and the project's byte-level BPE (model/bpe.hpp, adapted in bpe_tokenizer.cpp).
-// Encode text to ids, decode ids to text, and the display text of one token (start mark "◆", end "◇").
+// Encode text to ids, decode ids to text (whole, or each id's bytes in it), and the display text of one token (start
+// mark "◆", end "◇").
 // Not here: how either one splits text (their own files).
 #pragma once
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lookback {
@@ -22,6 +24,9 @@ class Tokenizer {
   // The bytes the ids stand for (the marks produce none). May end inside a UTF-8 sequence; see
   // valid_utf8(). Throws ModelError for an id outside [0, vocab_size).
   virtual std::string decode(const std::vector<int>& ids) const = 0;
+  // The bytes each id adds to decode(ids), in order: together they are decode(ids). A token's bytes may depend on
+  // the one before (after sentencepiece's start mark a piece loses its leading space). Throws as decode() does.
+  virtual std::vector<std::string> decode_each(const std::vector<int>& ids) const = 0;
   // The end of encode(text, bos): the start mark (when bos) and at least the last `n` tokens (all of them when
   // there are fewer), the same ids as the full encoding's. Lets a sliding window skip most of a long text; the
   // default encodes it all.
@@ -43,5 +48,10 @@ bool is_valid_utf8(std::string_view bytes);
 
 // text with every ill-formed UTF-8 sequence replaced by U+FFFD (as the web's TextDecoder does).
 std::string valid_utf8(const std::string& text);
+
+// For every byte offset b of `bytes` (0 to its size): where the character b falls in sits in valid_utf8(bytes), in
+// UTF-16 units as JavaScript counts them: {its start, its end}; {b's place, the same} where a character starts or
+// at the end. An ill-formed subpart is one character (its U+FFFD).
+std::vector<std::pair<int, int>> utf16_places(std::string_view bytes);
 
 }  // namespace lookback

@@ -1,6 +1,6 @@
 // UTF-8 well-formedness (Unicode's table 3-7), in one place: is_valid_utf8() checks it, valid_utf8() replaces
-// each maximal ill-formed subpart with U+FFFD, so that decoded text can always be handed to JavaScript.
-// Not here: tokenisation.
+// each maximal ill-formed subpart with U+FFFD, so that decoded text can always be handed to JavaScript, and
+// utf16_places() says where each byte lands in that text. Not here: tokenisation.
 #include <cstdint>
 #include <string_view>
 
@@ -53,6 +53,22 @@ std::string valid_utf8(const std::string& text) {
     }
   }
   return out;
+}
+
+std::vector<std::pair<int, int>> utf16_places(std::string_view bytes) {
+  std::vector<std::pair<int, int>> at(bytes.size() + 1);
+  int u = 0;
+  for (std::size_t i = 0; i < bytes.size();) {
+    const int n = sequence_at(bytes, i);
+    const std::size_t len = std::size_t(n > 0 ? n : -n);
+    const int units = n == 4 ? 2 : 1;  // above U+FFFF: a surrogate pair
+    at[i] = {u, u};
+    for (std::size_t k = 1; k < len; ++k) at[i + k] = {u, u + units};
+    i += len;
+    u += units;
+  }
+  at[bytes.size()] = {u, u};
+  return at;
 }
 
 }  // namespace lookback

@@ -83,38 +83,15 @@ export class LoadedModel {
     return checked(this.M[this.#names.decode](this._live('decode'), list));
   }
 
+  /** each id with its display text and its place { start, end } in decode(ids) (UTF-16 units), from one decoding
+   * in the core: a token's place runs from the start of the character its first byte falls in to the end of the
+   * character its last byte falls in (a byte of a longer character reaches that character's end); a token's text may
+   * depend on the one before (sentencepiece's start mark drops the next piece's space). */
   tokens(textOrIds, opts) {
     const o = options('tokens', opts, { bos: true });
     const ids = Array.from(this._ids('tokens', textOrIds, { bos: o.bos }));
-    const texts = checked(this.M[this.#names.tokens](this._live('tokens'), ids));
-    const places = this._places(ids);
-    return ids.map((id, i) => ({ id, text: texts[i], ...places[i] }));
-  }
-
-  /** [{ start, end }] of each id in decode(ids) (UTF-16 units). Each token alone when the tokens' texts put
-   * together are the whole (byte-level tokenizers); else where the decoding of each prefix stops agreeing with the
-   * whole (a token's text may depend on the one before: sentencepiece's start mark drops the next piece's space).
-   * A token that ends inside a character (one byte of it) reaches that character's end. */
-  _places(ids) {
-    const whole = this.decode(ids);
-    const alone = ids.map((id) => this.decode([id]));
-    if (alone.join('') === whole) {
-      let at = 0;
-      return alone.map((t) => ({ start: at, end: (at += t.length) }));
-    }
-    const places = [];
-    let agreed = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const prefix = this.decode(ids.slice(0, i + 1));
-      let k = Math.min(agreed, prefix.length);
-      while (k < prefix.length && k < whole.length && prefix[k] === whole[k]) k++;
-      // a prefix ending inside a character decodes it as U+FFFD: the token reaches the end of that character
-      const cut = k < prefix.length && k < whole.length;
-      const step = cut ? whole.codePointAt(k) > 0xFFFF ? 2 : 1 : 0;
-      places.push({ start: Math.min(agreed, k), end: Math.max(k + step, agreed) });
-      agreed = k;
-    }
-    return places;
+    const { texts, places } = checked(this.M[this.#names.tokens](this._live('tokens'), ids));
+    return ids.map((id, i) => ({ id, text: texts[i], start: places[2 * i], end: places[2 * i + 1] }));
   }
 
   /** frees the model's memory now (otherwise only after the JS engine garbage-collects this object; see above) */

@@ -214,7 +214,7 @@ class Model extends LoadedModel {
         stop = r.stop;
         for (const id of r.ids) {
           ids.push(id);
-          yield { id, token: checked(this.M.modelTokens(this._live('stream'), [id]))[0], text: r.text };
+          yield { id, token: checked(this.M.modelTokens(this._live('stream'), [id])).texts[0], text: r.text };
         }
         if (r.stop) return { ids, text: r.text, stop: r.stop };
       }
