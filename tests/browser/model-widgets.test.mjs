@@ -241,6 +241,12 @@ test('induction: per-token probabilities and the induction head\'s weight equal 
   };
   await check(await el.locator('input').inputValue(), 'the default name');
   assert.match(await el.locator('.head').textContent(), new RegExp(`^Head ${head1(CARD.heads.induction.best[0].head).replace('.', '\\.')} `));
+  // what the widget asks the worker while a name is typed: its text's pieces and their places in one request, no
+  // second decoding of the same ids
+  await el.evaluate((w) => {
+    w.asked = [];
+    w.addEventListener('lookback-compute', (e) => { w.asked.push(e.detail.op === 'model' ? e.detail.args[1] : e.detail.op); });
+  });
   await el.locator('input').fill('');
   await el.locator('input').pressSequentially('Quorvex', { delay: 20 });
   await until(() => el.locator('p.text').textContent(), (v) => v.includes('Quorvex'), 'the typed name in the text');
@@ -250,6 +256,11 @@ test('induction: per-token probabilities and the induction head\'s weight equal 
   assert.deepEqual(named.rows.map((r) => f3(r.p2)), (await expect(named.text, 'Quorvex', CARD.heads.induction.best[0].head)).map((r) => f3(r.p2)),
     'the exported probabilities are those of the name exported');
   await check('Quorvex', 'a typed name');
+  const asked = await el.evaluate((w) => w.asked);
+  const count = (m) => asked.filter((x) => x === m).length;
+  assert.ok(count('forward') > 0 && !asked.includes('decode') && !asked.includes('tokens'), `asked: ${asked}`);
+  // (a computation overtaken by the next letter stops after its forward pass)
+  assert.ok(count('decodeTokens') > 0 && count('decodeTokens') <= count('forward'), `at most one request for the pieces a computation: ${asked}`);
   const { json, png, csv } = await exportsOf(page, 'lookback-induction');
   checkPNG(png, 'induction');
   assert.equal(json.name, 'Quorvex');

@@ -79,6 +79,7 @@ const MODEL = {
   encode: [(m) => m.encode(5), (m) => m.encode('a', { bos: 1 })],
   decode: [(m) => m.decode([1e6]), (m) => m.decode({}), (m) => m.decode([Symbol('s')])],
   tokens: [(m) => m.tokens([-1]), (m) => m.tokens(null)],
+  decodeTokens: [(m) => m.decodeTokens([-1]), (m) => m.decodeTokens('a', { bos: 1 })],
   window: [(m) => m.window([0], 0), (m) => m.window('x', '2')],
   forward: [(m) => m.forward([]), (m) => m.forward('x'.repeat(40)), (m) => m.forward('a', { attention: 'yes' })],
   next: [(m) => m.next('a', { topK: 0 }), (m) => m.next('a', { temperature: Infinity })],
@@ -95,7 +96,7 @@ test('every method of a model refuses with a coded Error; after dispose() every 
     for (const call of calls) assert.equal(await code(() => call(m)), BAD, `${name}: ${call}`);
   }
   m.dispose();
-  const good = { encode: ['a'], decode: [[0]], tokens: ['a'], window: [[0], 1], forward: ['a'], next: ['a'], generate: ['a'], headScores: [['abc']] };
+  const good = { encode: ['a'], decode: [[0]], tokens: ['a'], decodeTokens: ['a'], window: [[0], 1], forward: ['a'], next: ['a'], generate: ['a'], headScores: [['abc']] };
   for (const [name, args] of Object.entries(good)) assert.equal(await code(() => m[name](...args)), 'LOOKBACK_DISPOSED', name);
   assert.equal(await code(() => m.stream('a').next()), 'LOOKBACK_DISPOSED');
   m.dispose();  // twice is fine
@@ -103,12 +104,12 @@ test('every method of a model refuses with a coded Error; after dispose() every 
 
 test('a window model, a resident weight and a training run: coded refusals, LOOKBACK_DISPOSED after dispose()', async () => {
   const win = await lb.loadModel('window');
-  assert.deepEqual(methodsOf(win), ['decode', 'dispose', 'encode', 'next', 'tokens']);
-  for (const name of ['encode', 'decode', 'tokens', 'next']) {
+  assert.deepEqual(methodsOf(win), ['decode', 'decodeTokens', 'dispose', 'encode', 'next', 'tokens']);
+  for (const name of ['encode', 'decode', 'tokens', 'decodeTokens', 'next']) {
     for (const call of MODEL[name] ?? []) assert.equal(await code(() => call(win)), BAD, `window ${name}: ${call}`);
   }
   win.dispose();
-  for (const [name, args] of [['encode', ['a']], ['decode', [[0]]], ['tokens', ['a']], ['next', ['a']]]) {
+  for (const [name, args] of [['encode', ['a']], ['decode', [[0]]], ['tokens', ['a']], ['decodeTokens', ['a']], ['next', ['a']]]) {
     assert.equal(await code(() => win[name](...args)), 'LOOKBACK_DISPOSED', `window ${name}`);
   }
 

@@ -194,6 +194,7 @@ test('tokens() places every token of a long sentencepiece text (2,000 tokens, a 
     const ids = Array.from({ length: 45 }, (_, i) => m.encode(part(i))).flat();
     assert.ok(ids.length >= 2000, `${ids.length} tokens`);
     const whole = m.decode(ids), got = m.tokens(ids);
+    assert.deepEqual(m.decodeTokens(ids), { text: whole, tokens: got }, 'both from one call');
     assert.equal(whole, Array.from({ length: 45 }, (_, i) => part(i)).join(''), 'each part\'s first space dropped after its start mark');
     // each token's bytes in the whole; a place runs from the start of the character its first byte is in to the
     // end of the character its last byte is in (UTF-16 units)

@@ -47,9 +47,9 @@ test('runOp calls the API function of that name, and refuses names the API lacks
 
 test('a model offers its public methods; the window model fewer; calls outside them are refused', async () => {
   const sprout = await modelOps.loadModel.call({}, lb, 'sprout');
-  assert.deepEqual(sprout.methods, ['decode', 'encode', 'forward', 'generate', 'headScores', 'next', 'tokens', 'window']);
+  assert.deepEqual(sprout.methods, ['decode', 'decodeTokens', 'encode', 'forward', 'generate', 'headScores', 'next', 'tokens', 'window']);
   const windowModel = await modelOps.loadModel.call({}, lb, 'window');
-  assert.deepEqual(windowModel.methods, ['decode', 'encode', 'next', 'tokens']);
+  assert.deepEqual(windowModel.methods, ['decode', 'decodeTokens', 'encode', 'next', 'tokens']);
   assert.deepEqual(modelOps.modelCall(lb, sprout.handle, 'encode', ['Hi']), Array.from(await lb.loadModel('sprout').then((m) => m.encode('Hi'))));
   assert.throws(() => modelOps.modelCall(lb, windowModel.handle, 'forward', ['Hi']), /has no method "forward"/);
   assert.throws(() => modelOps.modelCall(lb, sprout.handle, '_live', ['x']), /has no method "_live"/);

@@ -33,16 +33,20 @@ inline val decode_with(const Tokenizer& t, const val& ids) {
   return text_js(t.decode(ids_arg("decode", ids, t.vocab_size())));
 }
 
-// { texts: each id's display text, places: Int32Array [start0, end0, start1, ...], each id's place in decode(ids)
-// (token_places: UTF-16 units) }, from one decoding of the ids.
+// { text: decode(ids), texts: each id's display text, places: Int32Array [start0, end0, start1, ...], each id's
+// place in text (token_places: UTF-16 units) }, from one decoding of the ids.
 inline val tokens_with(const Tokenizer& t, const val& ids) {
   const std::vector<int> list = ids_arg("tokens", ids, t.vocab_size());
   val texts = val::array();
   for (int id : list) texts.call<void>("push", val(t.token_text(id)));
+  const std::vector<std::string> bytes = t.decode_each(list);
   std::vector<int> flat;
   flat.reserve(2 * list.size());
-  for (const auto& [start, end] : token_places(t, list)) flat.push_back(start), flat.push_back(end);
+  for (const auto& [start, end] : token_places(bytes)) flat.push_back(start), flat.push_back(end);
+  std::string whole;
+  for (const std::string& b : bytes) whole += b;
   val out = val::object();
+  out.set("text", text_js(whole));
   out.set("texts", texts);
   out.set("places", ints_js(flat));
   return out;

@@ -24,7 +24,10 @@ std::vector<std::pair<int, int>> token_spans(const Tokenizer& tok, const std::ve
 }
 
 std::vector<std::pair<int, int>> token_places(const Tokenizer& tok, const std::vector<int>& ids) {
-  const std::vector<std::string> bytes = tok.decode_each(ids);
+  return token_places(tok.decode_each(ids));
+}
+
+std::vector<std::pair<int, int>> token_places(const std::vector<std::string>& bytes) {
   std::string whole;
   for (const std::string& b : bytes) whole += b;
   const std::vector<std::pair<int, int>> at = utf16_places(whole);

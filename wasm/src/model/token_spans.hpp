@@ -2,6 +2,7 @@
 // that decoding (so labelled character positions, a pronoun or a name, map to token positions), and the same as
 // places in UTF-16 units as JavaScript counts them (the JS API's tokens()). Not a tokenizer.
 #pragma once
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,8 @@ std::vector<std::pair<int, int>> token_spans(const Tokenizer& tok, const std::ve
 // byte falls in to the end of the character its last byte falls in (a byte of a longer character reaches that
 // character's whole); marks have empty places.
 std::vector<std::pair<int, int>> token_places(const Tokenizer& tok, const std::vector<int>& ids);
+// The same from the ids' bytes in their decoding (tok.decode_each(ids)).
+std::vector<std::pair<int, int>> token_places(const std::vector<std::string>& bytes);
 // Positions of the tokens that overlap bytes [begin, end); empty when none.
 std::vector<int> tokens_in(const std::vector<std::pair<int, int>>& spans, int begin, int end);
 

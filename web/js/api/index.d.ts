@@ -442,6 +442,15 @@ export interface HeadScores {
   previousTokenOnRandomTokens: HeadHabit;
 }
 
+/** A token of a text: its id, display text (start mark "◆") and place [start, end) in the text its ids decode to
+ * (UTF-16 units). */
+export interface Token {
+  id: number;
+  text: string;
+  start: number;
+  end: number;
+}
+
 export interface Model {
   readonly info: ModelInfo;
   /** the most tokens one call can look at */
@@ -449,7 +458,9 @@ export interface Model {
   encode(text: string, options?: { bos?: boolean }): number[];
   decode(ids: TokenIds): string;
   /** each token's id, display text (start mark "◆") and place [start, end) in decode(ids) (UTF-16 units) */
-  tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string; start: number; end: number }[];
+  tokens(text: TextOrIds, options?: { bos?: boolean }): Token[];
+  /** decode(ids) and tokens(ids) from one decoding */
+  decodeTokens(text: TextOrIds, options?: { bos?: boolean }): { text: string; tokens: Token[] };
   /** the start mark and the last `size` - 1 ids (default: the context) */
   window(ids: TokenIds, size?: number): number[];
   forward(text: TextOrIds, options?: ForwardOptions): ForwardResult;
@@ -488,7 +499,8 @@ export interface WindowModel {
   readonly context: number;
   encode(text: string, options?: { bos?: boolean }): number[];
   decode(ids: TokenIds): string;
-  tokens(text: TextOrIds, options?: { bos?: boolean }): { id: number; text: string; start: number; end: number }[];
+  tokens(text: TextOrIds, options?: { bos?: boolean }): Token[];
+  decodeTokens(text: TextOrIds, options?: { bos?: boolean }): { text: string; tokens: Token[] };
   /** the topK most probable next tokens after a text of any length (only the last `window` tokens count, and only
    * a text's end is encoded); temperature in [1e-30, 1e30] */
   next(text: TextOrIds, options?: { topK?: number; temperature?: number }): NextToken[];

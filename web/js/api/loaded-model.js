@@ -1,8 +1,8 @@
 // What every loaded model of the JS API shares: its handle on the bindings, its info, the tokenizer's encode,
-// decode and tokens (ids checked as ids; with a sliding window to come, only a long text's end encoded), the
-// bindings' Errors given a code, and freeing (now, or after garbage collection). Model (model.js) and
-// WindowModel (window-model.js) extend it with their own predictions. Not here: finding the files, any
-// computation (the WebAssembly core).
+// decode, tokens and the last two at once (ids checked as ids; with a sliding window to come, only a long text's
+// end encoded), the bindings' Errors given a code, and freeing (now, or after garbage collection). Model
+// (model.js) and WindowModel (window-model.js) extend it with their own predictions. Not here: finding the files,
+// any computation (the WebAssembly core).
 import { CODES, coded } from './errors.js';
 import { idList, options } from './options.js';
 
@@ -88,10 +88,19 @@ export class LoadedModel {
    * character its last byte falls in (a byte of a longer character reaches that character's end); a token's text may
    * depend on the one before (sentencepiece's start mark drops the next piece's space). */
   tokens(textOrIds, opts) {
-    const o = options('tokens', opts, { bos: true });
-    const ids = Array.from(this._ids('tokens', textOrIds, { bos: o.bos }));
-    const { texts, places } = checked(this.M[this.#names.tokens](this._live('tokens'), ids));
-    return ids.map((id, i) => ({ id, text: texts[i], start: places[2 * i], end: places[2 * i + 1] }));
+    return this._tokens('tokens', textOrIds, opts).tokens;
+  }
+
+  /** { text: decode(ids), tokens: tokens(ids) } from the one decoding both come from */
+  decodeTokens(textOrIds, opts) {
+    return this._tokens('decodeTokens', textOrIds, opts);
+  }
+
+  _tokens(fn, textOrIds, opts) {
+    const o = options(fn, opts, { bos: true });
+    const ids = Array.from(this._ids(fn, textOrIds, { bos: o.bos }));
+    const { text, texts, places } = checked(this.M[this.#names.tokens](this._live(fn), ids));
+    return { text, tokens: ids.map((id, i) => ({ id, text: texts[i], start: places[2 * i], end: places[2 * i + 1] })) };
   }
 
   /** frees the model's memory now (otherwise only after the JS engine garbage-collects this object; see above) */

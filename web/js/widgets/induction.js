@@ -86,7 +86,7 @@ class Induction extends ModelWidget {
       this.modelCard(),
       this.askModel('forward', [text, { attention: true }], 'forward'),
     ]);
-    const [tokens, decoded] = await Promise.all([this.askModel('tokens', [f.ids], 'tokens'), this.askModel('decode', [f.ids], 'decode')]);
+    const { text: decoded, tokens } = await this.askModel('decodeTokens', [f.ids], 'tokens');
     const copies = nameCopies(tokens, decoded, text, this.template, name);
     if (copies.split) {
       // a tokenizer whose pieces depend on the neighbours can split the two copies differently: no piece-by-piece

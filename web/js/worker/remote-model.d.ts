@@ -2,7 +2,7 @@
 // lives in the worker, with the Model's methods returning promises.
 import type {
   ForwardOptions, ForwardResult, GenerateOptions, GenerateResult, HeadScoreOptions, HeadScores, LoadModelOptions,
-  ModelInfo, ModelSource, NextOptions, NextToken, StreamedToken, TextOrIds, TokenIds,
+  ModelInfo, ModelSource, NextOptions, NextToken, StreamedToken, TextOrIds, Token, TokenIds,
 } from '../api/index.js';
 import type { ComputeClient } from './client.js';
 
@@ -18,7 +18,8 @@ export interface RemoteModel {
   readonly context: number;
   encode(text: string, options?: { bos?: boolean }): Promise<number[]>;
   decode(ids: TokenIds): Promise<string>;
-  tokens(text: TextOrIds, options?: { bos?: boolean }): Promise<{ id: number; text: string; start: number; end: number }[]>;
+  tokens(text: TextOrIds, options?: { bos?: boolean }): Promise<Token[]>;
+  decodeTokens(text: TextOrIds, options?: { bos?: boolean }): Promise<{ text: string; tokens: Token[] }>;
   window(ids: TokenIds, size?: number): Promise<number[]>;
   forward(text: TextOrIds, options?: ForwardOptions): Promise<ForwardResult>;
   next(text: TextOrIds, options?: NextOptions): Promise<NextToken[]>;

@@ -1,7 +1,7 @@
 // The page's handle on a model that lives in the worker: loadRemoteModel(client, source, opts) resolves to an
 // object with the loaded model's methods (those the worker names, model-ops.js methodsOf: for Sprout encode,
-// decode, tokens, window, forward, next, generate, headScores), each returning a promise, dispose, and the same
-// info/context. model.keyed(key) gives a handle whose calls drop older queued calls made with the same key.
+// decode, tokens, decodeTokens, window, forward, next, generate, headScores), each returning a promise, dispose, and
+// the same info/context. model.keyed(key) gives a handle whose calls drop older queued calls made with the same key.
 // loadRemoteModel takes onProgress ({loaded, total} bytes)
 // and signal (AbortSignal) as loadModel does; generate takes onToken ({id, token, text} as each token comes)
 // and signal, and then streams (Model.stream in the worker) and can be cancelled (AbortError).
