@@ -1,7 +1,7 @@
 // The model rows of `npm run bench`: one forward pass of 256 tokens with every head's attention returned, one
-// decoding step at position 255 with the KV cache, and a next() loop on a growing array against generate,
-// through the public JS API in WebAssembly on one thread,
-// for the shipped Sprout (whatever its config.json says) and the llama2.c checkpoint stories260K
+// decoding step at position 255 with the KV cache, a next() loop on a growing array against generate, and
+// tokens() (each token's place in the decoded text) of 2,000 ids, through the public JS API in WebAssembly on one
+// thread, for the shipped Sprout (whatever its config.json says) and the llama2.c checkpoint stories260K
 // (shared/models). Medians over rounds, wall and CPU time.
 // Not a test: the timings are reported against the targets, never asserted.
 import { fileURLToPath } from 'node:url';
@@ -54,11 +54,17 @@ async function benchOne(lb, name, source, opts, rounds) {
   model.next(last[0], { topK: 1 });
   const decode = await timeRounds(rounds, 20, (i) => model.next(last[(i + 1) % 2], { topK: 1 }));
   const nextLoop = growingNext(model, rounds);
+  // 2,000 ids of a text, each part with its start mark (a sentencepiece tokenizer's start mark drops a space)
+  const text = 'Once upon a time, a little girl named Lily found a shiny red ball in the park. ';
+  const many = [];
+  while (many.length < 2000) many.push(...model.encode(text));
+  many.length = 2000;
+  const tokens = await timeRounds(rounds, 2, () => model.tokens(many));
   const c = model.info.config;
   model.dispose();
   return {
     name, T, config: `${c.n_layers} layers x ${c.n_heads} heads (kv ${c.n_kv_heads}), width ${c.dim}, hidden ${c.hidden_dim}, vocab ${c.vocab_size}`,
-    parameters: model.info.parameters, forward, decode, next_loop: nextLoop,
+    parameters: model.info.parameters, forward, decode, next_loop: nextLoop, tokens_2000: tokens,
   };
 }
 
@@ -123,5 +129,6 @@ export function printModels({ rows }) {
   for (const r of rows) {
     const n = r.next_loop;
     console.log(`  ${r.name}: ${n.tokens} greedy tokens, generate ${(1000 * n.generate_ms).toFixed(1)} us per token, next() on a growing array ${(1000 * n.next_ms).toFixed(1)} us per token (${n.ratio.toFixed(2)}x, median of the rounds' ratios)`);
+    console.log(`  ${r.name}: tokens() of 2,000 ids with their places ${r.tokens_2000.ms.toFixed(2)} ms (cpu ${r.tokens_2000.cpu.toFixed(2)})`);
   }
 }
