@@ -1,6 +1,6 @@
-// A GGUF (version 3) writer for the JS tests: typed metadata, F32, F16, Q8_0 and Q4_0 tensors, the alignment
-// padding, and a llama GGUF made from a lookback safetensors bundle (lb.randomWeights) with a SentencePiece-style
-// vocabulary.
+// A GGUF (version 3) writer for the JS tests and benchmarks: typed metadata, F32, F16, Q8_0, Q4_0 and Q4_K
+// tensors, the alignment padding, and a llama GGUF made from a lookback safetensors bundle (lb.randomWeights) with a
+// SentencePiece-style vocabulary.
 // Not a converter for users (lookback reads GGUF, it does not write it); the C++ twin is tests/cpp/gguf_writer.hpp.
 
 const TYPE = { u32: 4, i32: 5, f32: 6, string: 8, array: 9 };
@@ -40,7 +40,8 @@ export function halfBits(x) {
 }
 
 // A tensor's values as ggml type `type` bytes: F32, F16, or Q8_0 / Q4_0 as ggml's reference quantisers
-// (quantize_row_q8_0_ref, quantize_row_q4_0_ref) write them: blocks of 32 with a half-precision scale d.
+// (quantize_row_q8_0_ref, quantize_row_q4_0_ref) write them: blocks of 32 with a half-precision scale d; Q4_K by
+// quantizeQ4K below.
 const ENCODE = {
   F32: { id: 0, encode: (x) => new Uint8Array(x.buffer.slice(x.byteOffset, x.byteOffset + x.byteLength)) },
   F16: { id: 1, encode: (x) => new Uint8Array(Uint16Array.from(x, halfBits).buffer) },
@@ -57,6 +58,7 @@ const ENCODE = {
     const q = (y) => Math.min(15, Math.trunc(Math.fround(Math.fround(y * id) + 8.5)));
     for (let j = 0; j < 16; j++) out[2 + j] = q(b[j]) | (q(b[16 + j]) << 4);
   }) },
+  Q4_K: { id: 12, encode: (x) => quantizeQ4K(x).bytes },
 };
 
 function blocks(x, bytes, write) {
@@ -68,9 +70,124 @@ function blocks(x, bytes, write) {
   return out;
 }
 
+// IEEE half bits -> float
+export function halfValue(h) {
+  const e = (h >>> 10) & 31, m = h & 1023, s = h & 0x8000 ? -1 : 1;
+  if (e === 31) return m ? NaN : s * Infinity;
+  return s * (e ? 2 ** (e - 15) * (1 + m / 1024) : 2 ** -14 * (m / 1024));
+}
+
+// C's nearest_int in ggml-quants.c (the 1.5 * 2^23 trick): to nearest, halves to even.
+const nearestInt = (x) => {
+  const r = Math.round(x);  // halves up
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+};
+const f = Math.fround;
+
+// ggml's make_qkx2_quants(32, 15, x, weights, L, &min, Laux, -1, 0.1, 20, false): a scale and a min for one
+// sub-block of 32 (weighted least squares over 21 trial scales), L the 4-bit levels. Returns { scale, min }.
+function qkx2(x, w, L, aux) {
+  const n = x.length, nmax = 15, rmin = -1, rdelta = f(0.1), nstep = 20;
+  let min = x[0], max = x[0], sumW = w[0], sumX = f(w[0] * x[0]);
+  for (let i = 1; i < n; i++) {
+    if (x[i] < min) min = x[i];
+    if (x[i] > max) max = x[i];
+    sumW = f(sumW + w[i]);
+    sumX = f(sumX + f(w[i] * x[i]));
+  }
+  if (min > 0) min = 0;
+  if (max === min) {
+    L.fill(0);
+    return { scale: 0, min: -min };
+  }
+  let iscale = f(nmax / f(max - min)), scale = f(1 / iscale), best = 0;
+  for (let i = 0; i < n; i++) {
+    L[i] = Math.max(0, Math.min(nmax, nearestInt(f(iscale * f(x[i] - min)))));
+    const diff = f(f(f(scale * L[i]) + min) - x[i]);
+    best = f(best + f(w[i] * f(diff * diff)));
+  }
+  for (let is = 0; is <= nstep; is++) {
+    iscale = f(f(f(rmin + f(rdelta * is)) + nmax) / f(max - min));
+    let sumL = 0, sumL2 = 0, sumXL = 0;
+    for (let i = 0; i < n; i++) {
+      let l = nearestInt(f(iscale * f(x[i] - min)));
+      l = l < 0 ? 0 : l > nmax ? nmax : l;
+      aux[i] = l;
+      sumL = f(sumL + f(w[i] * l));
+      sumL2 = f(sumL2 + f(f(w[i] * l) * l));
+      sumXL = f(sumXL + f(f(w[i] * l) * x[i]));
+    }
+    const D = f(f(sumW * sumL2) - f(sumL * sumL));
+    if (D > 0) {
+      let thisScale = f(f(f(sumW * sumXL) - f(sumX * sumL)) / D), thisMin = f(f(f(sumL2 * sumX) - f(sumL * sumXL)) / D);
+      if (thisMin > 0) thisMin = 0, thisScale = f(sumXL / sumL2);
+      let mad = 0;
+      for (let i = 0; i < n; i++) {
+        const diff = f(f(f(thisScale * aux[i]) + thisMin) - x[i]);
+        mad = f(mad + f(w[i] * f(diff * diff)));
+      }
+      if (mad < best) L.set(aux), best = mad, scale = thisScale, min = thisMin;
+    }
+  }
+  return { scale, min: -min };
+}
+
+// The 6-bit scale and min of sub-block j from a Q4_K block's 12 scale bytes (ggml's get_scale_min_k4).
+function scaleMinK4(j, q) {
+  return j < 4 ? [q[j] & 63, q[j + 4] & 63] : [(q[j + 4] & 0xf) | ((q[j - 4] >> 6) << 4), (q[j + 4] >> 4) | ((q[j] >> 6) << 4)];
+}
+
+// Q4_K as ggml's quantize_row_q4_K_ref writes it: super-blocks of 256 values (144 bytes: half d and dmin, 12
+// bytes of 6-bit scales and mins for the 8 sub-blocks of 32, 128 bytes of 4-bit levels). x.length: a multiple of
+// 256. Returns the bytes and the values they stand for (each as ggml's dequantize_row_q4_K computes it).
+export function quantizeQ4K(x) {
+  if (x.length % 256) throw new Error(`quantizeQ4K: ${x.length} values are not whole blocks of 256`);
+  const bytes = new Uint8Array((x.length / 256) * 144), values = new Float32Array(x.length);
+  const L = new Uint8Array(256), w = new Float32Array(32), aux = new Uint8Array(32);
+  for (let i = 0; i < x.length / 256; i++) {
+    const xb = x.subarray(i * 256, (i + 1) * 256), out = bytes.subarray(i * 144, (i + 1) * 144);
+    const scales = new Float32Array(8), mins = new Float32Array(8);
+    let maxScale = 0, maxMin = 0;
+    for (let j = 0; j < 8; j++) {
+      const xs = xb.subarray(32 * j, 32 * j + 32);
+      let sumX2 = 0;
+      for (const v of xs) sumX2 = f(sumX2 + f(v * v));
+      const av = f(Math.sqrt(f(sumX2 / 32)));
+      for (let l = 0; l < 32; l++) w[l] = f(av + Math.abs(xs[l]));
+      const r = qkx2(xs, w, L.subarray(32 * j, 32 * j + 32), aux);
+      scales[j] = r.scale, mins[j] = r.min;
+      maxScale = Math.max(maxScale, r.scale), maxMin = Math.max(maxMin, r.min);
+    }
+    const invScale = maxScale > 0 ? f(63 / maxScale) : 0, invMin = maxMin > 0 ? f(63 / maxMin) : 0;
+    const sc = out.subarray(4, 16);
+    for (let j = 0; j < 8; j++) {
+      const ls = Math.min(63, nearestInt(f(invScale * scales[j]))), lm = Math.min(63, nearestInt(f(invMin * mins[j])));
+      if (j < 4) sc[j] = ls, sc[j + 4] = lm;
+      else sc[j + 4] = (ls & 0xf) | ((lm & 0xf) << 4), sc[j - 4] |= (ls >> 4) << 6, sc[j] |= (lm >> 4) << 6;
+    }
+    const dBits = halfBits(f(maxScale / 63)), mBits = halfBits(f(maxMin / 63));
+    const v = new DataView(out.buffer, out.byteOffset, 144);
+    v.setUint16(0, dBits, true), v.setUint16(2, mBits, true);
+    const d = halfValue(dBits), dmin = halfValue(mBits);
+    for (let j = 0; j < 8; j++) {
+      const [s, m] = scaleMinK4(j, sc), dj = f(d * s), mj = f(dmin * m);
+      for (let l = 0; l < 32; l++) {
+        if (dj) L[32 * j + l] = Math.max(0, Math.min(15, nearestInt(f(f(xb[32 * j + l] + mj) / dj))));
+        values[i * 256 + 32 * j + l] = f(f(dj * L[32 * j + l]) - mj);
+      }
+    }
+    for (let j = 0; j < 256; j += 64) for (let l = 0; l < 32; l++) out[16 + j / 2 + l] = L[j + l] | (L[j + l + 32] << 4);
+  }
+  return { bytes, values };
+}
+
+// A matrix type for rows of `width` values: Q4_K needs whole blocks of 256, and rows that have none fall back to
+// Q8_0 (a type lookback also reads; llama.cpp's own quantiser chooses Q5_0 there).
+export const rowType = (type, width) => (type === 'Q4_K' && width % 256 ? 'Q8_0' : type);
+
 // metadata: [key, kind, value] with kind 'u32' | 'i32' | 'f32' | 'string' | ['array', element kind];
 // tensors: { name, dims (innermost first, as ggml lists them), data: Float32Array, type ('F32' when absent,
-// 'F16', 'Q8_0', 'Q4_0') }.
+// 'F16', 'Q8_0', 'Q4_0', 'Q4_K') }.
 export function writeGguf(metadata, tensors) {
   const o = new Bytes();
   o.raw(new TextEncoder().encode('GGUF'));
@@ -217,7 +334,8 @@ export function modelGguf(arch, config, safetensors, matrixType = 'F32', tokeniz
   ];
   const gelu = config.mlp !== undefined && config.mlp !== 'swiglu';
   let tensors = readSafetensors(safetensors).map((t) => ({
-    name: ggufName(t.name, gelu), dims: [...t.shape].reverse(), data: t.data, type: t.shape.length === 2 ? matrixType : 'F32',
+    name: ggufName(t.name, gelu), dims: [...t.shape].reverse(), data: t.data,
+    type: t.shape.length === 2 ? rowType(matrixType, t.shape[1]) : 'F32',
   }));
   if (arch === 'gpt2') {
     const fused = [];

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gguf } from '@huggingface/gguf';
 import { loadLookback } from 'lookback';
-import { ggufName, llamaGguf, llamaVocabulary, readSafetensors } from './gguf-writer.mjs';
+import { ggufName, llamaGguf, llamaVocabulary, quantizeQ4K, readSafetensors } from './gguf-writer.mjs';
 import { nameCopies } from '../../web/js/widgets/model-view.js';
+import { writeST } from './hf-folders.mjs';
 
 const CLI = fileURLToPath(new URL('../../web/js/cli/lookback.mjs', import.meta.url));
 const CONFIG = {
@@ -141,6 +142,59 @@ test('GGUF bytes load without { tokenizer }; the matrices are held as their type
       f32.dispose();
     }
   }
+});
+
+// safetensors bytes of F32 tensors [{ name, shape, data }] (readSafetensors' inverse)
+const safetensors = (tensors) => writeST(Object.fromEntries(tensors.map((t) => [t.name,
+  { dtype: 'F32', shape: t.shape, bytes: new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength) }])));
+
+test('Q4_K written by the writer\'s quantiser reads back through the core\'s decoder as the values it stands for, near the weights', async () => {
+  // every matrix's rows are whole Q4_K blocks of 256
+  const config = { ...CONFIG, dim: 256, head_dim: 64, n_heads: 4, n_kv_heads: 4, hidden_dim: 256 };
+  const tensors = readSafetensors(lb.randomWeights(config, { seed: 9 }));
+  // hostile rows in one matrix: all zero, constant, one large outlier, all negative, tiny values
+  const wq = tensors.find((t) => t.name === 'layers.0.attention.wq.weight').data;
+  wq.subarray(0, 256).fill(0);
+  wq.subarray(256, 512).fill(0.5);
+  wq[512 + 7] = 100;
+  for (let i = 768; i < 1024; i++) wq[i] = -Math.abs(wq[i]) - 0.01;
+  for (let i = 1024; i < 1280; i++) wq[i] *= 1e-6;
+  const values = tensors.map((t) => (t.shape.length === 2 ? { ...t, data: quantizeQ4K(t.data).values } : t));
+  const bytes = llamaGguf(config, safetensors(tensors), 'Q4_K');
+  const path = join(dir, 'Q4_K.gguf');
+  await writeFile(path, bytes);
+  const theirs = await gguf(path, { allowLocalFile: true });
+  for (const t of theirs.tensorInfos) assert.equal(t.dtype, t.shape.length === 2 ? 12 : 0, t.name);
+  const q = await lb.loadModel(bytes, { weights: 'f32' }), held = await lb.loadModel(llamaGguf(config, safetensors(values)));
+  try {
+    // the core's decoder gives exactly the values the quantiser says the bytes stand for
+    assert.deepEqual(q.forward(IDS, { attention: true }), held.forward(IDS, { attention: true }));
+  } finally {
+    q.dispose();
+    held.dispose();
+  }
+  // and those values are the weights to within a 4-bit step: each value within its sub-block's range / 15 (half a
+  // step for rounding, the rest for the 6-bit scale and min), each matrix to a few per cent; the outlier's block of
+  // 256 shares one scale of scales, which leaves its other sub-blocks coarse: there only the outlier is checked
+  for (const [i, t] of tensors.entries()) {
+    if (t.shape.length !== 2) continue;
+    const y = values[i].data, outlier = t.data === wq;
+    let e2 = 0, x2 = 0;
+    for (let b = 0; b < t.data.length; b += 32) {
+      const x = t.data.subarray(b, b + 32), range = Math.max(0, ...x) - Math.min(0, ...x);
+      if (outlier && b >= 512 && b < 768) continue;
+      for (let j = 0; j < 32; j++) {
+        const err = Math.abs(y[b + j] - x[j]);
+        assert.ok(err <= range / 15 + 1e-7, `${t.name}[${b + j}]: ${y[b + j]} for ${x[j]} (sub-block range ${range})`);
+        e2 += err * err, x2 += x[j] * x[j];
+      }
+    }
+    assert.ok(Math.sqrt(e2 / x2) < 0.1, `${t.name}: relative error ${Math.sqrt(e2 / x2)}`);
+  }
+  const y = values[tensors.findIndex((t) => t.data === wq)].data;
+  assert.deepEqual(Array.from(y.subarray(0, 256)), new Array(256).fill(0));
+  assert.ok(Math.abs(y[512 + 7] - 100) < 100 / 15, `the outlier: ${y[512 + 7]}`);
+  assert.throws(() => quantizeQ4K(new Float32Array(288)), /288 values are not whole blocks of 256/);
 });
 
 test('tokens() places each token in the text its ids decode to; a name said twice is found where it sits, also in a sentencepiece text', async () => {
