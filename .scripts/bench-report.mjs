@@ -1,5 +1,6 @@
 // The benchmark's record and its two views: gathers the targets the benchmarks wrote (.build/bench/results.json
-// from core.bench.mjs, browser.json from browser.bench.mjs, trainer.json from trainer.bench.mjs) into tests/bench/results/latest.json with the machine
+// from core.bench.mjs, browser.json from browser.bench.mjs, trainer.json from trainer.bench.mjs, wllama.json from
+// wllama.bench.mjs) into tests/bench/results/latest.json with the machine
 // and the load average, and from that JSON alone writes the results table of web/docs/benchmarks.md (between its
 // bench-results markers) and the plot web/docs/img/bench.svg: one bar per target, measured over target (so the
 // target line is 1 for every row, and a bar past it is met), labelled with the figure and the target.
@@ -13,7 +14,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const LATEST = `${root}tests/bench/results/latest.json`;
 export const DOC = `${root}web/docs/benchmarks.md`;
 export const SVG = `${root}web/docs/img/bench.svg`;
-const PARTS = { core: `${root}.build/bench/results.json`, browser: `${root}.build/bench/browser.json`, trainer: `${root}.build/bench/trainer.json` };
+const PARTS = { core: `${root}.build/bench/results.json`, browser: `${root}.build/bench/browser.json`, trainer: `${root}.build/bench/trainer.json`,
+  wllama: `${root}.build/bench/wllama.json` };
 
 // latest.json from the parts this run wrote (a part older than the run's start is left out: not this run's).
 export function gather({ started, load }) {

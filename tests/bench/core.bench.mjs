@@ -311,6 +311,7 @@ function writeReport({ started, load0, load1, backends, globalPeak, peakStart, p
       };
     }),
     models: models?.rows ?? null,
+    attention_cost: models?.attention ?? null,
     decode: decode?.rows ?? null,
     targets,
     failures,

@@ -33,7 +33,7 @@ export const SHAPES = {
   stories110M: { dim: 768, hidden_dim: 2048, n_layers: 12, n_heads: 12, max_seq_len: 1024 },
 };
 
-function llamaConfig(s) {
+export function llamaConfig(s) {
   return {
     arch: 'llama2c', dim: s.dim, n_layers: s.n_layers, n_heads: s.n_heads, n_kv_heads: s.n_heads,
     head_dim: s.dim / s.n_heads, hidden_dim: s.hidden_dim, vocab_size: 32000, max_seq_len: s.max_seq_len,

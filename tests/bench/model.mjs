@@ -1,11 +1,13 @@
 // The model rows of `npm run bench`: one forward pass of 256 tokens with every head's attention returned, one
-// decoding step at position 255 with the KV cache, a next() loop on a growing array against generate, and
-// tokens() (each token's place in the decoded text) of 2,000 ids, through the public JS API in WebAssembly on one
-// thread, for the shipped Sprout (whatever its config.json says) and the llama2.c checkpoint stories260K
+// decoding step at position 255 with the KV cache, a next() loop on a growing array against generate, tokens()
+// (each token's place in the decoded text) of 2,000 ids, and what returning every layer's attention costs a forward
+// pass of 128 tokens, through the public JS API in WebAssembly on one thread, for the shipped Sprout (whatever its
+// config.json says) and the llama2.c checkpoint stories260K
 // (shared/models). Medians over rounds, wall and CPU time.
 // Not a test: the timings are reported against the targets, never asserted.
 import { fileURLToPath } from 'node:url';
 import { loadLookback } from '../../web/js/api/index.js';
+import { pairedSpeedup } from './paired.mjs';
 import { cpuMs, median } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -104,22 +106,42 @@ function growingNext(model, rounds) {
   return { tokens: want.length, generate_ms: median(gen), next_ms: median(next), ratio: median(ratio), cpu_ratio: median(cpuRatio) };
 }
 
+// What returning every layer's attention costs: a forward pass of T tokens with { attention: true } against the
+// same pass without, in back-to-back pairs (paired.mjs). Consecutive calls alternate two texts that differ at
+// position 1, so no call reuses the cache (checked).
+async function attentionCost(lb, name, source, pairs, T = 128) {
+  const model = await lb.loadModel(source);
+  const { full } = sequences(model, T);
+  let k = 0;
+  const pass = (attention) => () => {
+    const r = model.forward(full[k++ % 2], { attention });
+    if (r.reused > 1 || (attention && r.attention.length !== model.info.config.n_layers * model.info.config.n_heads * T * T))
+      throw new Error(`bench: ${name}: forward reused ${r.reused} positions, attention ${r.attention?.length}`);
+  };
+  const r = await pairedSpeedup({ run: pass(true), reps: 3 }, { run: pass(false), reps: 3 }, { pairs });
+  model.dispose();
+  return { name, T, ...r };
+}
+
 // Rows for the shipped Sprout and stories260K; targets for the Sprout-shaped model.
 export async function benchModels({ rounds = 15 } = {}) {
   const lb = await loadLookback({ threads: 1 });  // one thread, as the targets were set (the decode rows time threads)
   const rows = [await benchOne(lb, 'sprout', 'sprout', undefined, rounds)];
   rows.push(await benchOne(lb, 'stories260K', `${STORIES}stories260K.bin`, { tokenizer: `${STORIES}tok512.bin` }, rounds));
   const s = rows[0];
+  const attention = await attentionCost(lb, 'sprout', 'sprout', rounds);
   const targets = [
     { name: 'model forward, 256 tokens with attention (Sprout shape)', value: s.forward.ms, cpu_value: s.forward.cpu, target: 120, unit: ' ms', below: true },
     { name: 'model decoding step at position 255 with the KV cache (Sprout shape)', value: s.decode.ms, cpu_value: s.decode.cpu, target: 3, unit: ' ms', below: true },
     ...rows.map((r) => ({ name: `next() on a growing array against generate's step, per token (${r.name}; ${r.next_loop.tokens} tokens; median of ${rounds} rounds' ratios)`,
       value: r.next_loop.ratio, cpu_value: r.next_loop.cpu_ratio, target: 1.2, unit: 'x', below: true })),
+    { name: `forward ${attention.T} tokens with every layer's attention returned against without (${attention.name}; median of ${attention.pairs} back-to-back pairs)`,
+      value: attention.speedup, cpu_value: attention.cpu_speedup, target: 1.1, unit: 'x', below: true },
   ].map((t) => ({ ...t, met: t.value <= t.target }));
-  return { rows, targets };
+  return { rows, targets, attention };
 }
 
-export function printModels({ rows }) {
+export function printModels({ rows, attention }) {
   console.log('\nmodel (public JS API, WebAssembly, one thread; median ms per call over rounds, wall and CPU time)');
   console.log('  model          forward 256 tokens + attention      decoding step at 255');
   for (const r of rows) {
@@ -130,5 +152,10 @@ export function printModels({ rows }) {
     const n = r.next_loop;
     console.log(`  ${r.name}: ${n.tokens} greedy tokens, generate ${(1000 * n.generate_ms).toFixed(1)} us per token, next() on a growing array ${(1000 * n.next_ms).toFixed(1)} us per token (${n.ratio.toFixed(2)}x, median of the rounds' ratios)`);
     console.log(`  ${r.name}: tokens() of 2,000 ids with their places ${r.tokens_2000.ms.toFixed(2)} ms (cpu ${r.tokens_2000.cpu.toFixed(2)})`);
+  }
+  if (attention) {
+    const a = attention;
+    console.log(`  ${a.name}: forward ${a.T} tokens with every layer's attention returned ${a.base_ms.toFixed(2)} ms, without ${a.fast_ms.toFixed(2)} ms `
+      + `(${a.speedup.toFixed(3)}x, median of ${a.pairs} back-to-back pairs; CPU ${a.cpu_speedup.toFixed(3)}x)`);
   }
 }
