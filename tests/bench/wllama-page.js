@@ -3,6 +3,7 @@
 // is opened under a name, and time(name, measure) runs one timed call from this page (wall clock, the message to
 // the worker and back included on both sides). Loaded by the bench's page only; not part of the chapter.
 import { Wllama } from './wllama/esm/index.js';
+import { fetchParts } from './wllama-worker.js';
 
 const PREFILL = 128;
 const sides = new Map();
@@ -50,7 +51,7 @@ export async function open({ name, kind, threads, url, V, bos, steps: STEPS }) {
     const base = new URL('./wllama/esm/', import.meta.url).href;
     const wl = new Wllama({ 'single-thread/wllama.wasm': `${base}single-thread/wllama.wasm`, 'multi-thread/wllama.wasm': `${base}multi-thread/wllama.wasm` },
       { suppressNativeLog: true, logger: { debug() {}, log() {}, warn: console.warn, error: console.error } });
-    const blob = await (await fetch(url)).blob();
+    const blob = await fetchParts(url);
     await wl.loadModel([blob], { n_threads: threads, n_ctx: 256, n_batch: PREFILL, seed: 1 });
     // llama.cpp's own timing loops (test_benchmark in wllama's glue): 'tg' decodes STEPS tokens one by one from
     // position 0, 'pp' one batch of PREFILL tokens with the last position's logits; each clears the cache first

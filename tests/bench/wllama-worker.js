@@ -5,11 +5,19 @@ import { loadLookback } from '../js/api/index.js';
 
 let lb = null, model = null;
 
+// A GGUF the bench serves in parts (?part=i; x-parts says how many), as one Blob.
+export async function fetchParts(url) {
+  const first = await fetch(`${url}?part=0`);
+  const parts = [await first.blob()];
+  for (let i = 1; i < Number(first.headers.get('x-parts')); i++) parts.push(await (await fetch(`${url}?part=${i}`)).blob());
+  return new Blob(parts);
+}
+
 const OPS = {
   // threads: 1 (the one-thread module) or more; url: a GGUF file of the page's origin
   async load({ threads, url }) {
     lb = await loadLookback({ threads, baseUrl: new URL('/', location.href) });
-    const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+    const bytes = new Uint8Array(await (await fetchParts(url)).arrayBuffer());
     model = await lb.loadModel(bytes);
     return { threads: lb.threads(), weights: model.info.weights, parameters: model.info.parameters, context: model.context };
   },
@@ -28,10 +36,13 @@ const OPS = {
   },
 };
 
-onmessage = async ({ data: [op, arg] }) => {
-  try {
-    postMessage({ ok: await OPS[op](arg) });
-  } catch (e) {
-    postMessage({ error: String(e?.stack ?? e) });
-  }
-};
+// (the page imports fetchParts from here too; only the Worker answers messages)
+if (typeof WorkerGlobalScope !== 'undefined') {
+  onmessage = async ({ data: [op, arg] }) => {
+    try {
+      postMessage({ ok: await OPS[op](arg) });
+    } catch (e) {
+      postMessage({ error: String(e?.stack ?? e) });
+    }
+  };
+}

@@ -30,6 +30,7 @@ const TYPES = arg('--types', 'Q8_0,F16,Q4_K').split(',');
 const THREADS = arg('--threads', '1,2').split(',').map(Number);
 const TARGET = 1.5;        // lookback tok/s over wllama tok/s, every type, thread count and measure
 const GREEDY = 32;         // greedy steps compared
+const PART = 16 << 20;     // bytes per answer when the page fetches a GGUF
 const load = () => os.loadavg().map((x) => +x.toFixed(2));
 
 // The GGUF of a shape in a type, written once per version of the writer (its hash in the name).
@@ -66,9 +67,14 @@ async function routes(context, url) {
     const file = normalize(join(WLLAMA, decodeURIComponent(new URL(route.request().url()).pathname.slice('/bench/wllama/'.length))));
     return file.startsWith(WLLAMA) && existsSync(file) ? serve(route, file) : route.fulfill({ status: 404, headers: ISOLATED, body: 'not found' });
   });
-  await context.route(`${url}bench/gguf/*`, (route) => {
-    const file = join(GGUF_DIR, decodeURIComponent(new URL(route.request().url()).pathname.slice('/bench/gguf/'.length)));
-    return route.fulfill({ status: 200, headers: { ...ISOLATED, 'content-type': 'application/octet-stream' }, path: file });
+  // a GGUF in parts of PART bytes (?part=i; the answer's x-parts header says how many): a body of 80 MB would not
+  // fit the pipe between chromium and this process
+  await context.route(`${url}bench/gguf/**`, (route) => {
+    const u = new URL(route.request().url());
+    const bytes = readFileSync(join(GGUF_DIR, decodeURIComponent(u.pathname.slice('/bench/gguf/'.length))));
+    const i = Number(u.searchParams.get('part') ?? 0);
+    return route.fulfill({ status: 200, headers: { ...ISOLATED, 'content-type': 'application/octet-stream', 'x-parts': String(Math.ceil(bytes.length / PART)),
+      'access-control-expose-headers': 'x-parts' }, body: bytes.subarray(i * PART, (i + 1) * PART) });
   });
   for (const f of ['wllama-page.js', 'wllama-worker.js']) await context.route(`${url}bench/${f}`, (route) => serve(route, `${root}tests/bench/${f}`));
   await context.route(`${url}bench/wllama.html`, (route) => route.fulfill({ status: 200, headers: { ...ISOLATED, 'content-type': 'text/html; charset=utf-8' },
@@ -76,6 +82,7 @@ async function routes(context, url) {
       + '<script type="module">import * as bench from "./wllama-page.js"; window.bench = bench;</script></body></html>' }));
 }
 
+let opening = '';  // what the page was doing, named if it crashes
 const same = (a, b) => {
   let n = 0;
   while (n < Math.min(a.length, b.length) && a[n] === b[n]) n++;
@@ -86,6 +93,7 @@ async function benchFile(page, gguf, ggufUrl, type) {
   const sides = THREADS.flatMap((t) => ['lookback', 'wllama'].map((kind) => ({ name: `${kind} ${t}t`, kind, threads: t })));
   const info = {};
   for (const s of sides) {
+    opening = `opening ${s.name} on ${gguf.name}`;
     info[s.name] = await page.evaluate((a) => window.bench.open(a), { ...s, url: ggufUrl, V: gguf.config.vocab_size, bos: gguf.config.bos_id, steps: STEPS });
   }
   // the same file, the same tokens: greedy steps after the decoding prompt, and the top 5 after a 128-token prompt
@@ -164,6 +172,7 @@ try {
   const page = await context.newPage();
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') console.log(`wllama: page ${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => console.log(`wllama: page error: ${e.message}`));
+  page.on('crash', () => console.log(`wllama: the page crashed (${opening})`));
   await page.goto(`${url}bench/wllama.html`);
   await page.waitForFunction(() => window.bench);
   if (!(await page.evaluate(() => globalThis.crossOriginIsolated))) throw new Error('wllama: the page is not cross-origin isolated (2 threads need it)');
