@@ -1,7 +1,8 @@
 // Row-major GEMM, C (+)= A·B, C (+)= A·Bᵀ and C (+)= Aᵀ·B, vectorised with a register-tiled micro-kernel on packed panels:
 // B in panels of NR columns (either layout packs to the same form), A in panels of MR rows, so that the kernel
 // reads two contiguous streams at constant offsets. Blocked over K (KC), N (NC) and M (MC); edges go through a
-// small padded tile; a transposed A packs by contiguous row pieces (pack_a_trans). The pieces (pack_a, pack_b, tile) are shared with attention.cpp through simd.hpp.
+// small padded tile; a transposed A packs by contiguous row pieces (pack_a_trans); with AVX-512, in A·B, A is read in
+// place. The pieces (pack_a, pack_b, tile) are shared with attention.cpp through simd.hpp.
 // Not threaded (the caller may split M).
 #include <algorithm>
 #include <cstring>
@@ -15,8 +16,9 @@ namespace lookback {
 namespace simd {
 namespace {
 
+// AVX-512: a B panel [KC][NR] of 32 KiB at 256 stays in L1 (48 KiB) beside an A panel; at 512 it does not.
 #ifndef LOOKBACK_GEMM_KC
-#define LOOKBACK_GEMM_KC 512
+#define LOOKBACK_GEMM_KC (W >= 16 ? 256 : 512)
 #endif
 #ifndef LOOKBACK_GEMM_NC
 #define LOOKBACK_GEMM_NC 2048
@@ -27,6 +29,18 @@ namespace {
 constexpr int KC = LOOKBACK_GEMM_KC;                        // depth of one packed block
 constexpr int NC = LOOKBACK_GEMM_NC;                        // columns of one packed B block
 constexpr int MC = (LOOKBACK_GEMM_MC + MR - 1) / MR * MR;  // rows of one packed A block
+// With AVX-512, in C = A·B a row-major A is read in place (tile_strided: MR row streams, broadcast loads as from
+// a panel) instead of packed, which measured faster on the trainer's backward products. Not in C = A·Bᵀ (the
+// trainer's forward measured slower so) nor for a transposed A (its rows are M apart: a new page per step when M
+// is the vocabulary). WebAssembly keeps the packed panels.
+#ifndef LOOKBACK_GEMM_A_IN_PLACE
+#define LOOKBACK_GEMM_A_IN_PLACE (W >= 16)
+#endif
+constexpr bool kAInPlace = LOOKBACK_GEMM_A_IN_PLACE;
+// With AVX-512 the packings that gather rows of B (or columns of Aᵀ) into several panels read the source row by
+// row, one sequential stream the prefetchers follow, instead of one strided walk per panel: the trainer's operands
+// come cold from memory. WebAssembly keeps the panel-by-panel loops.
+constexpr bool kRowOrderPacking = W >= 16;
 
 // c[R, NR] (+)= A · Bp[kc][NR] with element (r, k) of A at A[r·ars + k·aks]: a packed panel Ap[kc][MR]
 // (Packed: the strides are the constants 1 and MR) or A read in place (broadcast loads); c has leading
@@ -35,6 +49,10 @@ template <int R, bool Packed>
 void micro_any(int kc, const float* A, std::ptrdiff_t ars, std::ptrdiff_t aks, const float* Bp, float* c, int ldc,
                bool add) {
   if (Packed) ars = 1, aks = MR;
+#if !defined(__wasm__)
+  for (int r = 0; r < R; ++r)  // the tile of C is written (or read) at the end: start its lines on their way now
+    for (int v = 0; v < NR; v += 64 / int(sizeof(float))) __builtin_prefetch(c + r * ldc + v, 1);
+#endif
   batch acc[R][NV];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v) acc[r][v] = batch(0.0f);
@@ -130,6 +148,18 @@ void pack_a_trans(int rows, int kc, const float* A, int lda, float* Ap) {
 }
 
 void pack_b(bool trans, int kc, int cols, const float* B, int ldb, float* Bp, std::size_t panel_stride) {
+  if (!trans && kRowOrderPacking) {  // row k of B into row k of every panel: B read in its own order, one stream
+    for (int k = 0; k < kc; ++k) {
+      const float* src = B + std::size_t(k) * ldb;
+      float* dst = Bp + std::size_t(k) * NR;
+      for (int j0 = 0; j0 < cols; j0 += NR, dst += panel_stride) {
+        const int n = std::min(NR, cols - j0);
+        std::memcpy(dst, src + j0, sizeof(float) * n);
+        std::fill(dst + n, dst + NR, 0.0f);
+      }
+    }
+    return;
+  }
   for (int j0 = 0; j0 < cols; j0 += NR, Bp += panel_stride) {
     const int n = std::min(NR, cols - j0);
     if (!trans) {
@@ -181,6 +211,22 @@ void zero_rows(int M, int N, float* C, int ldc) {
   for (int i = 0; i < M; ++i) std::fill(C + std::size_t(i) * ldc, C + std::size_t(i) * ldc + N, 0.0f);
 }
 
+// The panels of Aᵀ for mc rows of C (A [kc, mc], leading dimension lda), panel p at Ap + p·kc·MR: row k of A is
+// read whole and dealt out to every panel, one stream instead of a stride-lda walk per panel.
+void pack_a_trans_block(int mc, int kc, const float* A, int lda, float* Ap) {
+  using simd::MR;
+  const std::size_t ps = std::size_t(kc) * MR;
+  for (int k = 0; k < kc; ++k) {
+    const float* src = A + std::size_t(k) * lda;
+    float* dst = Ap + std::size_t(k) * MR;
+    for (int i = 0; i < mc; i += MR, dst += ps) {
+      const int rows = std::min(MR, mc - i);
+      for (int r = 0; r < rows; ++r) dst[r] = src[i + r];
+      for (int r = rows; r < MR; ++r) dst[r] = 0.0f;
+    }
+  }
+}
+
 // transA: A is [K, M] (C = Aᵀ·B); trans: B is [N, K] (C = A·Bᵀ).
 void gemm(bool transA, bool trans, int M, int N, int K, const float* A, int lda, const float* B, int ldb, float* C,
           int ldc, bool accumulate) {
@@ -203,15 +249,27 @@ void gemm(bool transA, bool trans, int M, int N, int K, const float* A, int lda,
       const int nc = std::min(ncmax, N - j0);
       pack_b(trans, kc, nc, trans ? B + std::size_t(j0) * ldb + k0 : B + std::size_t(k0) * ldb + j0, ldb,
              bp.data(), std::size_t(kc) * NR);
+      if (kAInPlace && !transA && !trans) {
+        for (int j = 0; j < nc; j += NR) {
+          const float* panel = bp.data() + std::size_t(j / NR) * kc * NR;
+          for (int i = 0; i < M; i += MR)
+            tile_strided(std::min(MR, M - i), std::min(NR, nc - j), kc, A + std::size_t(i) * lda + k0, lda, 1, panel,
+                         C + std::size_t(i) * ldc + j0 + j, ldc, add);
+        }
+        continue;
+      }
       for (int i0 = 0; i0 < M; i0 += mcmax) {
         const int mc = std::min(mcmax, M - i0);
-        for (int i = 0; i < mc; i += MR) {
-          float* panel = ap.data() + std::size_t(i / MR) * kc * MR;
-          if (transA)
-            pack_a_trans(std::min(MR, mc - i), kc, A + std::size_t(k0) * lda + i0 + i, lda, panel);
-          else
-            pack_a(std::min(MR, mc - i), kc, 1.0f, A + std::size_t(i0 + i) * lda + k0, lda, panel);
-        }
+        if (transA && kRowOrderPacking)
+          pack_a_trans_block(mc, kc, A + std::size_t(k0) * lda + i0, lda, ap.data());
+        else
+          for (int i = 0; i < mc; i += MR) {
+            float* panel = ap.data() + std::size_t(i / MR) * kc * MR;
+            if (transA)
+              pack_a_trans(std::min(MR, mc - i), kc, A + std::size_t(k0) * lda + i0 + i, lda, panel);
+            else
+              pack_a(std::min(MR, mc - i), kc, 1.0f, A + std::size_t(i0 + i) * lda + k0, lda, panel);
+          }
         for (int j = 0; j < nc; j += NR) {
           const float* panel = bp.data() + std::size_t(j / NR) * kc * NR;
           for (int i = 0; i < mc; i += MR)

@@ -45,10 +45,12 @@ inline void transpose4(v128_t& a, v128_t& b, v128_t& c, v128_t& d) {
 // The micro-kernel keeps an MR x NR tile of C in registers and walks k over a packed panel of A (MR rows,
 // [k][MR]) and one of B (NR columns, [k][NR]): per step NV vector loads of B, MR broadcasts of A, MR*NV
 // multiply-adds. WebAssembly has no FMA and V8 allocates 15 xmm registers: 5 x 8 needs 10 accumulators,
-// 2 B vectors, the broadcast and one product, and does not spill (6 x 8 does, and runs slower).
+// 2 B vectors, the broadcast and one product, and does not spill (6 x 8 does, and runs slower). AVX-512 has 32
+// registers: 12 x 32 keeps 24 accumulators (12 broadcasts, load-port operations, per 24 multiply-adds), which
+// measured faster than 6 x 32 on the trainer's products.
 // The sizes can be overridden with -D for tuning experiments (tests/bench/variants.mjs).
 #ifndef LOOKBACK_GEMM_MR
-#define LOOKBACK_GEMM_MR (W >= 8 ? 6 : 5)
+#define LOOKBACK_GEMM_MR (W >= 16 ? 12 : W >= 8 ? 6 : 5)
 #endif
 #ifndef LOOKBACK_GEMM_NV
 #define LOOKBACK_GEMM_NV 2
