@@ -25,7 +25,10 @@ export const RECIPE = {
   // The share of sampled stories that get an object recall wrapped around them (lookback-corpus --wrap): a child
   // in the story gets a thing early and uses it at the end, with the sample's own plain text in between.
   wrap_share: 0.8,
-  sprout: { steps: 4500, batch: 16, lr: 2e-3, warmup: 200, seed: 2, threads: 2, drill_share: 0.1 },
+  // Sprout's shape (lookback-train --config changes the full config's sizes): 5 layers of 6 heads of 32, width 192,
+  // MLP 384, about 2.4M parameters, sized so that the tokens the trainer gets through in the recipe's time come to
+  // near 20 per parameter (the compute-optimal ratio); the card records the figures.
+  sprout: { shape: 'layers=5,hidden=384', steps: 10800, batch: 16, lr: 2e-3, warmup: 200, seed: 2, threads: 2, drill_share: 0.1 },
   window: { steps: 1600, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2, drill_share: 0.1 },
 };
 
@@ -118,8 +121,23 @@ function stage(name, recipe, fn) {
     console.log(`train: ${name}: already done`);
     return;
   }
+  const started = Date.now();
   fn();
   writeFileSync(stamp, want);
+  const timings = existsSync(`${work}/minutes.json`) ? JSON.parse(readFileSync(`${work}/minutes.json`, 'utf8')) : {};
+  timings[name] = Number(((Date.now() - started) / 60000).toFixed(1));
+  writeFileSync(`${work}/minutes.json`, `${JSON.stringify(timings)}\n`);
+}
+
+// Adds each stage's minutes of its last run (and their sum: the whole `npm run train`) to a training.json.
+function addStageMinutes(kind) {
+  const file = `${root}shared/models/${kind}/training.json`;
+  if (!existsSync(file) || !existsSync(`${work}/minutes.json`)) return;
+  const stages = JSON.parse(readFileSync(`${work}/minutes.json`, 'utf8'));
+  const t = JSON.parse(readFileSync(file, 'utf8'));
+  t.stage_minutes_last_run = stages;
+  t.total_minutes_last_run = Number(Object.values(stages).reduce((a, b) => a + b, 0).toFixed(1));
+  writeFileSync(file, `${JSON.stringify(t, null, 2)}\n`);
 }
 
 // Trains one model; resumes only a checkpoint made with the same recipe (else starts afresh).
@@ -134,7 +152,7 @@ function trainModel(kind, r, stampRecipe) {
   }
   mkdirSync(out, { recursive: true });
   writeFileSync(recipeFile, want);
-  const args = ['--model', kind, '--data', `${data}/train.bin`, '--val', `${data}/validation.bin`,
+  const args = ['--model', kind, ...(r.shape ? ['--config', r.shape] : []), '--data', `${data}/train.bin`, '--val', `${data}/validation.bin`,
     '--tokenizer', `${data}/tokenizer.json`, '--vocab', String(RECIPE.vocab), '--out', out, '--export', `${root}shared/models/${kind}`,
     '--steps', String(r.steps), '--batch', String(r.batch), '--lr', String(r.lr), '--warmup', String(r.warmup),
     '--seed', String(r.seed), '--threads', String(r.threads), '--drill-share', String(r.drill_share),
@@ -183,5 +201,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const recipe = { corpus, ...RECIPE[kind], source: trainerSource };
     stage(kind, recipe, () => trainModel(kind, RECIPE[kind], recipe));
   }
+  for (const kind of ['sprout', 'window']) addStageMinutes(kind);
   console.log('train: done; the models are in shared/models/. Next: `npm run eval` writes the model card.');
 }

@@ -21,7 +21,8 @@ namespace {
 
 const char* kHelp = R"(usage: lookback-train --model sprout|window --data TOKENS.bin --out DIR [options]
   --model sprout|window   which model (default sprout)
-  --config full|small     full = the shipped size; small = a tiny config for tests
+  --config full|small|SHAPE  full = the shipped size; small = a tiny config for tests; SHAPE changes sizes of
+                          the full one, e.g. dim=160,layers=8,heads=5,hidden=448 (also context=N)
   --data FILE             training ids (uint16 little-endian, stories as <s> ... </s>)
   --val FILE              validation ids (same format), evaluated every --val-every steps
   --out DIR               checkpoint.bin, loss.csv, train.log; export in DIR/export unless --export

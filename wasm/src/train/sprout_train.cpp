@@ -16,13 +16,46 @@ namespace lookback::train {
 using profile::gemm_flops;
 using profile::Scope;
 
+namespace {
+
+// "dim=160,layers=8,heads=5,hidden=448": the shipped shape with these sizes changed (head_dim = dim / heads).
+void apply_shape(ModelConfig& c, const std::string& spec) {
+  const auto fail = [&](const std::string& why) {
+    throw std::runtime_error("config '" + spec + "': " + why +
+                             " (expected full, small or a shape such as dim=160,layers=8,heads=5,hidden=448)");
+  };
+  std::size_t from = 0;
+  while (from < spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', from), spec.size());
+    const std::string kv = spec.substr(from, comma - from);
+    from = comma + 1;
+    const std::size_t eq = kv.find('=');
+    if (eq == std::string::npos) fail("'" + kv + "' is not key=value");
+    const std::string key = kv.substr(0, eq), val = kv.substr(eq + 1);
+    std::size_t used = 0;
+    int n = 0;
+    try { n = std::stoi(val, &used); } catch (const std::exception&) { used = 0; }
+    if (used != val.size() || n < 1) fail("'" + val + "' is not a positive whole number");
+    if (key == "dim") c.dim = n;
+    else if (key == "layers") c.n_layers = n;
+    else if (key == "heads") c.n_heads = c.n_kv_heads = n;
+    else if (key == "hidden") c.hidden_dim = n;
+    else if (key == "context") c.max_seq_len = n;
+    else fail("unknown size '" + key + "'");
+  }
+  if (c.dim % c.n_heads) fail("dim must be a multiple of heads");
+  c.head_dim = c.dim / c.n_heads;
+}
+
+}  // namespace
+
 ModelConfig sprout_config(const std::string& size, int vocab) {
   ModelConfig c;
   if (size == "small") {
     c.dim = 32, c.n_layers = 2, c.n_heads = 2, c.n_kv_heads = 2, c.head_dim = 16, c.hidden_dim = 48;
     c.max_seq_len = 32;
   } else if (size != "full" && !size.empty()) {
-    throw std::runtime_error("unknown config '" + size + "' (expected full or small)");
+    apply_shape(c, size);
   }
   c.vocab_size = vocab;
   return c;
