@@ -53,12 +53,17 @@ const nll = (logits, V, t, id) => {
 };
 
 // Object recall: the most probable next token is the answer's first token (as it follows a space).
+function verdict(model, text, answer) {
+  const want = model.encode(` ${answer}`, { bos: false })[0];
+  const [top] = model.next(text, { topK: 1 });
+  return { want, hit: top.id === want, predicted: top.token };
+}
+
 function recall(model, probes) {
   const rows = probes.map(({ text, answer }) => {
-    const want = model.encode(` ${answer}`, { bos: false })[0];
-    const [top] = model.next(text, { topK: 1 });
+    const { want, hit, predicted } = verdict(model, text, answer);
     const p = model.next(text, { topK: model.info.config.vocab_size }).find((x) => x.id === want)?.p ?? 0;
-    return { hit: top.id === want, predicted: top.token, p_answer: p };
+    return { hit, predicted, p_answer: p };
   });
   return { probes: rows.length, top1: mean(rows.map((r) => (r.hit ? 1 : 0))), mean_p_answer: mean(rows.map((r) => r.p_answer)),
     misses: rows.flatMap((r, i) => (r.hit ? [] : [{ probe: i, predicted: r.predicted }])) };
@@ -105,6 +110,15 @@ export function names(model, probes) {
   const first = mean(rows.map((r) => r[0])), second = mean(rows.map((r) => r[1]));
   return { probes: rows.length, one_piece_names: probes.length - rows.length, first_loss_nats: first, second_loss_nats: second,
     drop_nats: first - second };
+}
+
+// The chapter's example stories (shared/probes/showcase.json), each with its verdict as the page computes it
+// again (web/js/chapter/sprout-limits.js): whether the most probable next token is the answer's first token.
+export function showcase(model, set) {
+  return set.stories.map(({ text, answer }) => {
+    const { hit, predicted } = verdict(model, text, answer);
+    return { text, answer, hit, top: predicted };
+  });
 }
 
 export function handwritten(model, set, pronounHead) {

@@ -85,8 +85,23 @@ export function readmeBlock(card) {
     `| Sprout | ${fmt(v.sprout.loss_nats)} | ${fmt(v.sprout.perplexity, 2)} |`,
     ...(v.window ? [`| window model (last 8 tokens) | ${fmt(v.window.loss_nats)} | ${fmt(v.window.perplexity, 2)} |`] : []),
     ...formatsLine(card),
-    ...(t ? ['', `Trained by \`npm run train\`: ${t.steps} steps of ${t.batch} x 256 tokens (corpus seed ${t.corpus_seed}, ${t.train_stories} generated stories${t.samples ? `, ${t.samples.stories} sampled` : ''}).`] : []),
+    ...(t ? ['', trainedLine(card)] : []),
   ].join('\n');
+}
+
+// How the shipped Sprout was trained, from the card (its recipe, shape and the minutes of the last run).
+export function trainedLine(card) {
+  const t = card.training.recipe, s = card.shape;
+  const T = s?.context ?? 256;
+  const tokens = t.steps * t.batch * T;
+  const M = (n) => `${(n / 1e6).toFixed(1)}M`;
+  const shape = s ? ` on ${M(s.parameters)} parameters (${s.n_layers} layers of ${s.n_heads} heads of ${s.head_dim}, width ${s.dim}, `
+    + `MLP ${s.hidden_dim}), ${(tokens / s.parameters).toFixed(1)} tokens per parameter` : '';
+  const minutes = card.training.total_minutes_last_run;
+  const stages = card.training.stage_minutes_last_run;
+  const took = minutes ? `, ${minutes} minutes in all on this machine's 2 cores (${Object.entries(stages).map(([k, v]) => `${k} ${v}`).join(', ')})` : '';
+  return `Trained by \`npm run train\`: ${t.steps} steps of ${t.batch} x ${T} tokens, ${M(tokens)} tokens${shape}${took}; `
+    + `corpus seed ${t.corpus_seed}, ${t.train_stories} generated stories${t.samples ? `, ${t.samples.stories} sampled` : ''}.`;
 }
 
 // Lines on the card measured again in the compact weight formats (absent from cards written before them): per
@@ -174,8 +189,8 @@ function modelAt(rev) {
 
 const PROBES = `${root}shared/probes`;
 // The hand-written sets: dev for iterating, final read once for the card of the model trained after it was written
-// (handwritten-final.json was the set of the Sprout before; its card names the file it read).
-export const HANDWRITTEN = { dev: 'handwritten-dev.json', final: 'handwritten-final-v3.json' };
+// (the sets of the Sprouts before, handwritten-final.json and -v3, stay; each card names the file it read).
+export const HANDWRITTEN = { dev: 'handwritten-dev.json', final: 'handwritten-final-v4.json' };
 const probeTexts = (set) => [...set.recall, ...set.pronoun, ...set.names].map((p) => p.text.replace(/[[\]]/g, ''));
 
 // Measures Sprout (loaded in `weights`) on text it was not built around (see eval-text.mjs) and adds the criteria
@@ -186,8 +201,12 @@ async function measureText(card, seed, before, weights) {
   const dev = text.readProbes(`${PROBES}/${HANDWRITTEN.dev}`);
   const final = text.readProbes(`${PROBES}/${HANDWRITTEN.final}`);
   const pronounHead = card.heads.pronoun_to_name.best[0].head;
+  const c = model.info.config;
+  card.shape = { parameters: model.info.parameters, n_layers: c.n_layers, n_heads: c.n_heads, head_dim: c.head_dim,
+    dim: c.dim, hidden_dim: c.hidden_dim, vocab_size: c.vocab_size, context: model.context };
   card.handwritten = { about: dev.about, files: HANDWRITTEN, dev: text.handwritten(model, dev, pronounHead),
     final: text.handwritten(model, final, pronounHead) };
+  card.showcase = { file: 'showcase.json', stories: text.showcase(model, JSON.parse(readFileSync(`${PROBES}/showcase.json`, 'utf8'))) };
   console.log('eval: hand-written probes measured');
   card.generation = text.generation(model);
   console.log('eval: generation measured');

@@ -25,10 +25,9 @@ export const RECIPE = {
   // The share of sampled stories that get an object recall wrapped around them (lookback-corpus --wrap): a child
   // in the story gets a thing early and uses it at the end, with the sample's own plain text in between.
   wrap_share: 0.8,
-  // Sprout's shape (lookback-train --config changes the full config's sizes): 5 layers of 6 heads of 32, width 192,
-  // MLP 384, about 2.4M parameters, sized so that the tokens the trainer gets through in the recipe's time come to
-  // near 20 per parameter (the compute-optimal ratio); the card records the figures.
-  sprout: { shape: 'layers=5,hidden=384', steps: 10800, batch: 16, lr: 2e-3, warmup: 200, seed: 2, threads: 2, drill_share: 0.1 },
+  // Sprout in the full config (8 layers of 6 heads of 32, width 192, MLP 512). A `shape` here
+  // (lookback-train --config, e.g. 'layers=5,hidden=384') would change its sizes.
+  sprout: { steps: 4500, batch: 16, lr: 2e-3, warmup: 200, seed: 2, threads: 2, drill_share: 0.1 },
   window: { steps: 1600, batch: 16, lr: 3e-3, warmup: 100, seed: 1, threads: 2, drill_share: 0.1 },
 };
 

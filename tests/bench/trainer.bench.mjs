@@ -1,12 +1,14 @@
 // The trainer row of `npm run bench`: tokens per second of the native trainer (lookback-train --bench --profile)
-// on Sprout's shape (the config it trains, vocabulary 3072, batch 16 x 256 tokens, 2 threads as the recipe runs),
-// against the machine's FMA peak measured by the same program in the same run (register-only loops, AVX-512 and
-// AVX2, one thread and two), with the per-op profile of the steps. The tokens are random ids: speed does not
-// depend on them. Not a test: it reports, never asserts. Run: node tests/bench/trainer.bench.mjs [--steps N]
+// on Sprout's shape (the shape `npm run train` trains, RECIPE in .scripts/train.mjs; vocabulary 3072, batch 16 x
+// 256 tokens, 2 threads as the recipe runs), against the machine's FMA peak measured by the same program in the
+// same run (register-only loops, AVX-512 and AVX2, one thread and two), with the per-op profile of the steps. The
+// tokens are random ids: speed does not depend on them. Not a test: it reports, never asserts.
+// Run: node tests/bench/trainer.bench.mjs [--steps N]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { RECIPE } from '../../.scripts/train.mjs';
 
 const arg = (name, dflt) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : dflt);
 const STEPS = arg('--steps', 6);
@@ -31,7 +33,8 @@ const data = `${out}/trainer-ids.bin`;
 writeFileSync(data, Buffer.from(ids.buffer));
 const load0 = os.loadavg().map((x) => x.toFixed(2));
 const json = `${out}/trainer-run.json`;
-const r = spawnSync(TRAIN, ['--model', 'sprout', '--data', data, '--vocab', String(VOCAB), '--batch', String(BATCH),
+const shape = RECIPE.sprout.shape ? ['--config', RECIPE.sprout.shape] : [];   // the shape `npm run train` trains
+const r = spawnSync(TRAIN, ['--model', 'sprout', ...shape, '--data', data, '--vocab', String(VOCAB), '--batch', String(BATCH),
   '--threads', String(THREADS), '--bench', String(STEPS), '--profile', '--json', json], { encoding: 'utf8' });
 if (r.status !== 0) {
   console.error(r.stderr);

@@ -123,6 +123,47 @@ test('the explorer beside another: each side with its own layers and heads; a te
   await until(() => cmp.locator('lookback-explorer').count(), (n) => n === 1, 'one explorer again');
 });
 
+test('what comes next, beside another model: each side its own model\'s next tokens on the same text and temperature; one model picker', T, async () => {
+  const { page } = b;
+  const cmp = page.locator('lookback-compare#w-next-token-compare');
+  const toggle = await showBoth(cmp, 'lookback-next-token');
+  const { left, right } = grids(cmp, 'lookback-next-token');
+  // a side's rows as it shows them: the model, text and temperature they are of, and the tokens
+  const rows = (w) => w.evaluate((x) => ({ ...x.topFor, state: x.dataset.state, error: x.hasAttribute('data-error'),
+    tokens: [...x.shadowRoot.querySelectorAll('tbody tr .tok')].map((t) => t.textContent),
+    name: x.shadowRoot.querySelector('.model-name').textContent }));
+  const both = async (text, temperature, what) => {
+    const out = [];
+    for (const w of [left, right]) {
+      await w.scrollIntoViewIfNeeded();
+      out.push(await until(() => rows(w), (v) => v.text === text && v.temperature === temperature && v.tokens.length > 0 && !v.error,
+        `${what}: a side computed`, 60000));
+    }
+    return out;
+  };
+  const text = 'Ben had a red ball. He threw the';
+  await right.scrollIntoViewIfNeeded();
+  await right.locator('textarea').fill(text);
+  let [l, r] = await both(text, 0.8, 'a text typed on the reader\'s side');
+  assert.deepEqual([l.model, r.model], ['Sprout', 'model.safetensors'], 'each side\'s rows from its own model');
+  assert.deepEqual([l.name, r.name], ['Sprout', 'model.safetensors']);
+  assert.equal(await left.locator('textarea').inputValue(), text, 'the Sprout side shows the typed text in its box');
+  assert.notDeepEqual(l.tokens, r.tokens, 'two models, two sets of next tokens');
+  assert.equal(await left.evaluate((x) => x.picker.hidden), true, 'no "Use your own model" box on the added side');
+  assert.equal(await right.evaluate((x) => x.picker.hidden), false, 'the box stays on the widget inside');
+  // the temperature moved on the Sprout side: both sides follow, and the reader's seed is kept
+  await right.locator('input.seed').fill('42');
+  await left.locator('input.temp').evaluate((x) => { x.value = '0.5'; x.dispatchEvent(new Event('input', { bubbles: true })); });
+  [l, r] = await both(text, 0.5, 'the temperature moved on the Sprout side');
+  assert.equal(await right.locator('input.seed').inputValue(), '42', 'a synced text or temperature leaves the other settings');
+  // and a text typed on the Sprout side
+  const text2 = 'Mia found a little box. She opened the';
+  await left.locator('textarea').fill(text2);
+  await both(text2, 0.5, 'a text typed on the Sprout side');
+  await toggle.click();
+  await until(() => cmp.locator('lookback-next-token').count(), (n) => n === 1, 'one next-token widget again');
+});
+
 test('side by side on a wide screen; stacked at phone width with no sideways scroll', T, async () => {
   const { page } = b;
   const cmp = page.locator('lookback-compare#w-heads-compare');

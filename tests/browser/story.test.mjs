@@ -1,7 +1,8 @@
 // Browser tests of how the chapter reads: goals at the top, a summary and an About box at the end; the
-// "What Sprout can and cannot do" box (its figures are the card's, its example stories are computed now and load
-// into the widget); the next-token widget saying in words when its guess is weak or the text unfamiliar; a head
-// clicked in the heads grid opening beside the grid; the save menu; contents names equal to the headings.
+// "What Sprout can and cannot do" box (its figures and example stories are the card's, the verdicts computed again
+// now, a story loading into the widget); the next-token widget saying in words when its guess is weak or the text
+// unfamiliar; a head clicked in the heads grid opening beside the grid; the save menu; contents names equal to the
+// headings.
 // Not the widgets' numbers (chapter.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -53,12 +54,18 @@ test('the Sprout box: the card\'s figures, and example stories computed now that
   await until(() => box.getAttribute('data-state'), (v) => v === 'ready', 'the verdicts', 60000);
   const items = await box.locator('.picks li').evaluateAll((lis) => lis.map((li) => ({ ...li.dataset,
     text: li.querySelector('.pick').textContent.trim(), verdict_text: li.querySelector('.verdict').textContent })));
-  assert.equal(items.filter((i) => i.expected === 'hit').length, 2, 'two stories it reads well');
-  assert.equal(items.filter((i) => i.expected === 'miss').length, 2, 'two it misreads');
+  // the lists are the card's showcase stories, the first two of each verdict in the card's order
+  const shown = card.showcase.stories;
+  for (const [kind, hit] of [['hit', true], ['miss', false]]) {
+    const want = shown.filter((x) => x.hit === hit).slice(0, 2).map((x) => x.text);
+    assert.ok(want.length > 0, `the card has a story of each kind (${kind})`);
+    assert.deepEqual(items.filter((i) => i.expected === kind).map((i) => i.text), want, `the ${kind} list from the card`);
+  }
   for (const i of items) {
-    assert.equal(i.verdict, i.expected, `"${i.text.slice(0, 30)}…" is listed as a ${i.expected} and computed as a ${i.verdict}`);
+    assert.equal(i.verdict, i.expected, `"${i.text.slice(0, 30)}…" is listed (from the card) as a ${i.expected} and computed in the page as a ${i.verdict}`);
     assert.match(i.verdict_text, /^Sprout: /);
-    assert.doesNotMatch(i.verdict_text, /Listed as/, 'no note of a changed verdict while the lists hold');
+    assert.doesNotMatch(i.verdict_text, /Listed as/, 'no note of a changed verdict while the card holds');
+    assert.equal(i.top, shown.find((x) => x.text === i.text).top, 'the page\'s top guess is the card\'s');
   }
   // a click loads the story into the widget, which computes the same top guess
   const miss = items.find((i) => i.expected === 'miss');

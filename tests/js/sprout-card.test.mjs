@@ -84,14 +84,18 @@ test('the model block of web/docs/models.md is the one npm run eval writes from 
   assert.equal(block[1], readmeBlock(card));
 });
 
-test('the card\'s hand-written recall comes back from the shipped weights and the probe files', async () => {
+test('the card\'s hand-written recall and the chapter\'s example stories come back from the shipped weights and the probe files', async () => {
   const { loadLookback } = await import('lookback');
-  const { handwritten, readProbes } = await import('../../.scripts/eval-text.mjs');
+  const { handwritten, readProbes, showcase } = await import('../../.scripts/eval-text.mjs');
   const lb = await loadLookback();
   const m = await lb.loadModel('sprout');
   const dev = readProbes(fileURLToPath(new URL('../../shared/probes/handwritten-dev.json', import.meta.url)));
   const got = handwritten(m, dev, card.handwritten.dev.pronoun.head);
+  const pool = JSON.parse(readFileSync(new URL(`../../shared/probes/${card.showcase.file}`, import.meta.url), 'utf8'));
+  const stories = showcase(m, pool);
   m.dispose();
+  assert.deepEqual(stories, card.showcase.stories, 'each example story\'s verdict and top guess as the card has them');
+  assert.ok(stories.some((x) => x.hit) && stories.some((x) => !x.hit), 'the chapter has a story of each kind to show');
   assert.equal(got.recall.top1, card.handwritten.dev.recall.top1);
   assert.ok(Math.abs(got.pronoun.on_name - card.handwritten.dev.pronoun.on_name) < 1e-4);
   assert.ok(Math.abs(got.names.drop_nats - card.handwritten.dev.names.drop_nats) < 1e-3);

@@ -40,11 +40,10 @@ inline val tokens_with(const Tokenizer& t, const val& ids) {
   val texts = val::array();
   for (int id : list) texts.call<void>("push", val(t.token_text(id)));
   const std::vector<std::string> bytes = t.decode_each(list);
+  std::string whole;
   std::vector<int> flat;
   flat.reserve(2 * list.size());
-  for (const auto& [start, end] : token_places(bytes)) flat.push_back(start), flat.push_back(end);
-  std::string whole;
-  for (const std::string& b : bytes) whole += b;
+  for (const auto& [start, end] : token_places(bytes, &whole)) flat.push_back(start), flat.push_back(end);
   val out = val::object();
   out.set("text", text_js(whole));
   out.set("texts", texts);

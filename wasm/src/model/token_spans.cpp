@@ -27,12 +27,13 @@ std::vector<std::pair<int, int>> token_places(const Tokenizer& tok, const std::v
   return token_places(tok.decode_each(ids));
 }
 
-std::vector<std::pair<int, int>> token_places(const std::vector<std::string>& bytes) {
-  std::string whole;
-  for (const std::string& b : bytes) whole += b;
-  const std::vector<std::pair<int, int>> at = utf16_places(whole);
+std::vector<std::pair<int, int>> token_places(const std::vector<std::string>& bytes, std::string* whole) {
+  std::string joined;
+  for (const std::string& b : bytes) joined += b;
+  const std::vector<std::pair<int, int>> at = utf16_places(joined);
   std::vector<std::pair<int, int>> places = spans_of(bytes);
   for (auto& [begin, end] : places) begin = at[std::size_t(begin)].first, end = at[std::size_t(end)].second;
+  if (whole) *whole = std::move(joined);
   return places;
 }
 

@@ -16,8 +16,9 @@ std::vector<std::pair<int, int>> token_spans(const Tokenizer& tok, const std::ve
 // byte falls in to the end of the character its last byte falls in (a byte of a longer character reaches that
 // character's whole); marks have empty places.
 std::vector<std::pair<int, int>> token_places(const Tokenizer& tok, const std::vector<int>& ids);
-// The same from the ids' bytes in their decoding (tok.decode_each(ids)).
-std::vector<std::pair<int, int>> token_places(const std::vector<std::string>& bytes);
+// The same from the ids' bytes in their decoding (tok.decode_each(ids)); `whole`, when given, receives that
+// decoding (the bytes joined once, for a caller that needs the text too).
+std::vector<std::pair<int, int>> token_places(const std::vector<std::string>& bytes, std::string* whole = nullptr);
 // Positions of the tokens that overlap bytes [begin, end); empty when none.
 std::vector<int> tokens_in(const std::vector<std::pair<int, int>>& spans, int begin, int end);
 

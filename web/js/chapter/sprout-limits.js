@@ -1,7 +1,8 @@
-// The "What Sprout can and cannot do" box: each example story (a button with its expected answer, listed as a
-// story Sprout reads well or one it misreads) gets a verdict computed now by Sprout, and a click loads it into
-// the box's next-token widget. A story whose verdict no longer matches its list (a retrained model) says so in
-// words. Not a widget; the figures in the box's prose are card slots (card-slots.js).
+// The "What Sprout can and cannot do" box: its example stories come from the model card (`showcase`: every story of
+// shared/probes/showcase.json with the verdict `npm run eval` computed), the first two Sprout reads well and the
+// first two it misreads; each gets a verdict computed now by the model on the page, and a click loads it into the
+// box's next-token widget. A story whose verdict differs from the card's says so in words. Not a widget; the
+// figures in the box's prose are card slots (card-slots.js).
 
 const ordinal = (n) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
 const q = (t) => JSON.stringify(t);
@@ -25,6 +26,31 @@ export function verdictText({ top, rank, p, hit, pieces = 1 }, answer, kind) {
   return said + split + changed;
 }
 
+// Fills the two lists of the box from the card's showcase stories: the first `n` of each verdict, in the card's order.
+export function listStories(box, stories, n = 2) {
+  for (const list of box.querySelectorAll('ul.picks[data-kind]')) {
+    const hit = list.dataset.kind === 'hit';
+    const items = stories.filter((s) => s.hit === hit).slice(0, n).map(({ text, answer }) => {
+      const li = box.ownerDocument.createElement('li');
+      const b = li.appendChild(box.ownerDocument.createElement('button'));
+      Object.assign(b, { type: 'button', className: 'pick', textContent: text });
+      b.dataset.answer = answer;
+      const out = box.ownerDocument.createElement('span');
+      Object.assign(out, { className: 'verdict' });
+      out.setAttribute('aria-live', 'polite');
+      li.append(' ', out);
+      return li;
+    });
+    if (!items.length) {
+      const li = box.ownerDocument.createElement('li');
+      li.className = 'none';
+      li.textContent = stories.length ? `None of the ${stories.length} example stories the card measured.` : 'The model card lists no example stories.';
+      items.push(li);
+    }
+    list.replaceChildren(...items);
+  }
+}
+
 export function sproutLimits(doc, models) {
   const box = doc.getElementById('sprout-limits');
   const widget = doc.getElementById('w-next-token');
@@ -36,6 +62,8 @@ export function sproutLimits(doc, models) {
     widget.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   });
   const run = async () => {
+    const card = await models.card('sprout').catch(() => null);
+    listStories(box, card?.showcase?.stories ?? []);
     for (const b of box.querySelectorAll('button.pick')) {
       const item = b.closest('li');
       const out = item.querySelector('.verdict');

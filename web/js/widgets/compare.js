@@ -137,12 +137,13 @@ class CompareWidget extends LookbackWidget {
   }
 
   // the added side: a copy of the widget inside (its attributes, and the synced ones as it shows them now) with
-  // model = `with`
+  // model = `with` and no model picker
   addSide(main) {
     const other = main.cloneNode(false);
     other.removeAttribute('id');
     for (const { name } of [...other.attributes]) if (name.startsWith('data-')) other.removeAttribute(name);   // the state of the original's view
     other.setAttribute('model', this.withName);
+    other.setAttribute('no-picker', '');   // the page's "Use your own model" box stays on the widget inside alone
     other.slot = 'with';
     this.copySynced(main, other);
     this.other = other;

@@ -24,7 +24,7 @@ export class ModelWidget extends LookbackWidget {
   attributeChangedCallback(name) {
     if (!this._built) return;
     if (name === 'model') this.modelInfo = null;
-    this.readAttributes();
+    this.readAttributes(name);
     this.invalidate({ now: true });
   }
 

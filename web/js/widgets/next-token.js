@@ -90,14 +90,26 @@ class NextTokenWidget extends ModelWidget {
     this.running = null;
   }
 
-  readAttributes() {
-    this.textBox.value = this.getAttribute('text') ?? 'Once upon a time, there was a little girl named';
-    this.temp.value = String(num(this, 'temperature', 0.8, 0, 2));
-    this.topP.value = String(num(this, 'top-p', 0.95, 0.05, 1));
-    this.seedBox.value = String(Math.round(num(this, 'seed', 1, 0, 4294967295)));
-    this.maxBox.value = String(Math.round(num(this, 'tokens', 40, 1, 256)));
-    this.k = Math.round(num(this, 'top', 8, 1, 50));
-    this.picker.hidden = this.hasAttribute('no-picker');
+  // Every control from its attribute, or (`name` given: that attribute changed) only that one, so that a text set
+  // from outside (the other side of a <lookback-compare>) keeps the reader's settings.
+  readAttributes(name) {
+    const only = (n) => !name || name === n;
+    if (only('text')) this.textBox.value = this.getAttribute('text') ?? 'Once upon a time, there was a little girl named';
+    if (only('temperature')) this.temp.value = String(num(this, 'temperature', 0.8, 0, 2));
+    if (only('top-p')) this.topP.value = String(num(this, 'top-p', 0.95, 0.05, 1));
+    if (only('seed')) this.seedBox.value = String(Math.round(num(this, 'seed', 1, 0, 4294967295)));
+    if (only('tokens')) this.maxBox.value = String(Math.round(num(this, 'tokens', 40, 1, 256)));
+    if (only('top')) this.k = Math.round(num(this, 'top', 8, 1, 50));
+    if (only('no-picker')) this.picker.hidden = this.hasAttribute('no-picker');
+  }
+
+  // the text in the box and the temperature on the slider, as the reader left them
+  get text() {
+    return this.textBox ? this.textBox.value : this.getAttribute('text');
+  }
+
+  get temperature() {
+    return this.temp ? Number(this.temp.value) : num(this, 'temperature', 0.8, 0, 2);
   }
 
   build() {
