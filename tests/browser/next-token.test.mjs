@@ -87,7 +87,8 @@ test('the next tokens shown are the API\'s; typing and the temperature slider re
 
 test('generation streams the text of generation in steps; the same seed gives it again', T, async () => {
   const el = await ready(b.page, TAG);
-  await el.evaluate((w) => w.setAttribute('text', 'Once upon a time'));
+  // (an attribute set re-reads only its own control: the temperature the test before left is set back here)
+  await el.evaluate((w) => ['text', 'temperature', 'top-p'].forEach((a, i) => w.setAttribute(a, ['Once upon a time', '0.8', '0.95'][i])));
   await el.locator('input.seed').fill('7');
   await el.locator('input.max').fill('24');
   const tokens = [];
