@@ -1,7 +1,8 @@
 // Tests of the GGUF reader (wasm/src/model/gguf*.cpp, ggml_types.cpp): each block decoder against blocks computed
 // by hand from ggml's layouts, random-weight llama models written by the test writer (gguf_writer.hpp) in every
 // type giving the logits of the same weights run directly, the llama tokenizer from the metadata, the loader's
-// detection, and refusals of damaged or unsupported files.
+// detection, refusals of damaged or unsupported files, and files read in parts (a source, as a page's File or a
+// file on disk is read) with the memory a model needs checked first.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include "gguf_writer.hpp"
 #include "model/ggml_types.hpp"
 #include "model/gguf.hpp"
+#include "model/gguf_model.hpp"
+#include "model/matrices.hpp"
 #include "model/load.hpp"
 #include "model/session.hpp"
 #include "model/sp_tokenizer.hpp"
@@ -376,4 +379,129 @@ TEST_CASE("damaged and unsupported GGUF files are refused with what is wrong") {
     q->dims = {q->dims[0] * q->dims[1]};  // the same elements as one row
     CHECK(refused(h).find("GGUF: tensor \"blk.0.attn_q.weight\" has dimensions [64]") == 0);
   }
+}
+
+namespace {
+
+// The bytes of a file as a source that records each read (where and how many bytes).
+struct CountingSource final : ByteSource {
+  MemorySource bytes;
+  mutable std::vector<std::pair<std::uint64_t, std::size_t>> reads;
+  explicit CountingSource(const std::vector<std::uint8_t>& b) : bytes(b.data(), b.size()) {}
+  std::uint64_t size() const override { return bytes.size(); }
+  void read(std::uint64_t at, std::size_t n, std::uint8_t* out) const override {
+    reads.emplace_back(at, n);
+    bytes.read(at, n, out);
+  }
+};
+
+// A llama GGUF of the weights with the plain vocabulary, matrices in `type`.
+GgufWriter plain_gguf(const Weights& w, std::uint32_t type) {
+  std::vector<std::string> pieces;
+  std::vector<float> scores;
+  vocabulary({}, w.config().vocab_size, pieces, scores);
+  return llama_gguf(w, pieces, scores, type);
+}
+
+}  // namespace
+
+TEST_CASE("a GGUF read in parts: front to back, never whole, into the model the whole file gives") {
+  const ModelConfig c = gguf_test_config(256, 4608);  // ffn matrices of more than one chunk (1M values)
+  const Weights w = random_weights(c, 21);
+  Rng rng(9);
+  const std::vector<int> ids = random_ids(rng, 10, c.vocab_size, c.bos_id);
+  for (std::uint32_t type : {0u, 1u, 8u, 12u}) {
+    CAPTURE(ggml_type_name(type));
+    GgufWriter g = plain_gguf(w, type == 12 ? 0 : type);
+    if (type == 12)
+      for (GgufWriter::T& tensor : g.tensors)
+        if (tensor.dims.size() == 2) {
+          std::vector<float> decoded(std::size_t(tensor.dims[0] * tensor.dims[1]));
+          random_blocks(tensor, type, rng, decoded.data());
+        }
+    const std::vector<std::uint8_t> file = g.bytes();
+    REQUIRE(file.size() > 2 * kGgufHeadBytes);
+    for (WeightFormat held : {WeightFormat::f32, WeightFormat::f16, WeightFormat::q8}) {
+      CAPTURE(weight_format_name(held));
+      CountingSource source(file);
+      const LoadedModel m = load_gguf(source, held, 0);
+      CHECK(logits_of(m.transformer, ids) == logits_of(load(file, held).transformer, ids));
+      std::size_t most = 0, total = 0;
+      for (std::size_t i = 0; i < source.reads.size(); ++i) {
+        most = std::max(most, source.reads[i].second);
+        total += source.reads[i].second;
+        if (i > 1) CHECK(source.reads[i].first >= source.reads[i - 1].first + source.reads[i - 1].second);  // front to back
+      }
+      CHECK(most <= std::max<std::size_t>(kGgufHeadBytes, 4 << 20));
+      CHECK(most < file.size() / 2);
+      CHECK(total <= file.size() + kGgufHeadBytes);
+      // compact matrices are not also held in float32: the weights' buffer holds the rest only
+      const std::size_t all = w.size();
+      CHECK(m.transformer->weights().holds_matrices() == (held == WeightFormat::f32));
+      if (held != WeightFormat::f32) CHECK(m.transformer->weights().size() < all / 4);
+    }
+  }
+}
+
+TEST_CASE("a GGUF header longer than the first part read (a long metadata value) is read again, larger") {
+  const ModelConfig c = gguf_test_config(64, 96);
+  GgufWriter g = plain_gguf(random_weights(c, 22), 8);
+  g.str("general.description", std::string(3 * kGgufHeadBytes / 2, 'a'));
+  const std::vector<std::uint8_t> file = g.bytes();
+  CountingSource source(file);
+  const LoadedModel m = load_gguf(source, std::nullopt, 0);
+  REQUIRE(source.reads.size() >= 2);
+  CHECK(source.reads[0] == std::make_pair(std::uint64_t(0), kGgufHeadBytes));
+  CHECK(source.reads[1] == std::make_pair(std::uint64_t(0), std::min(file.size(), 4 * kGgufHeadBytes)));
+  Rng rng(3);
+  const std::vector<int> ids = random_ids(rng, 6, c.vocab_size, c.bos_id);
+  CHECK(logits_of(m.transformer, ids) == logits_of(load(file, std::nullopt).transformer, ids));
+  // a header that claims more than the file holds is still refused as damaged, not read forever
+  std::vector<std::uint8_t> cut(file.begin(), file.begin() + std::ptrdiff_t(kGgufHeadBytes + 100));
+  CHECK(error_of([&] { load_gguf(MemorySource(cut.data(), cut.size()), std::nullopt, 0); }).find("GGUF") == 0);
+}
+
+TEST_CASE("a model that needs more memory than there is is refused before loading, naming the sizes and a format it fits") {
+  const ModelConfig c = gguf_test_config(256, 256);
+  const Weights w = random_weights(c, 23);
+  const std::vector<std::uint8_t> file = plain_gguf(w, 0).bytes();
+  std::size_t held = 0;
+  for (const TensorSpec& s : w.specs()) held += is_compact_tensor(s.name) ? 0 : 4 * s.size();  // tied: the classifier holds the embedding
+  const std::size_t q8 = held + std::size_t(Matrices::bytes_for(c, WeightFormat::q8));
+  const MemorySource source(file.data(), file.size());
+  const std::string f32 = error_of([&] { load_gguf(source, WeightFormat::f32, q8 + 1000); });
+  CHECK(f32.find("with its weights held as 'f32', more than the") != std::string::npos);
+  CHECK(f32.find("WebAssembly's memory can still take; held as 'q8' it would take") != std::string::npos);
+  CHECK(f32.find(" GB") != std::string::npos);
+  CHECK(error_of([&] { load_gguf(source, WeightFormat::q8, q8 + 1000); }) == "(no error)");
+  CHECK(error_of([&] { load_gguf(source, WeightFormat::q8, 1000); }).find("in any weight format") != std::string::npos);
+}
+
+TEST_CASE("matrices filled in parts refuse unknown names, rows outside a tensor and non-finite weights, and name what never came") {
+  const ModelConfig c = gguf_test_config(64, 96);
+  const Weights w(c, false);
+  CHECK(w.find("layers.0.attention.wq.weight") == nullptr);
+  CHECK(w.layer(0).wqkv == nullptr);
+  CHECK(w.layer(0).attention_norm != nullptr);
+  CHECK(w.embedding() == nullptr);  // held by the matrices, as the tied classifier
+  CHECK(w.classifier() == nullptr);
+  CHECK(w.layer(0).ffn_norm != nullptr);
+  CHECK(is_matrix_tensor("layers.1.feed_forward.w3.weight"));
+  CHECK(!is_matrix_tensor("layers.1.ffn_norm.weight"));
+  CHECK(!is_matrix_tensor("tok_embeddings.weight"));
+  CHECK(is_compact_tensor("tok_embeddings.weight"));
+  CHECK(!is_compact_tensor("pos_embeddings.weight"));
+  for (WeightFormat f : {WeightFormat::f16, WeightFormat::q8}) {
+    Matrices m(w, f, Matrices::Parts{});
+    CHECK(m.bytes() == Matrices::bytes_for(c, f));
+    const int HD = c.n_heads * c.head_dim;
+    std::vector<float> rows(std::size_t(2) * c.dim, 0.5f);
+    CHECK(error_of([&] { m.put("layers.0.attention.wx.weight", 0, 1, rows.data()); }) == "the model has no weight matrix named 'layers.0.attention.wx.weight'");
+    CHECK(error_of([&] { m.put("layers.0.attention.wq.weight", HD - 1, 2, rows.data()); }).find("rows ") == 0);
+    rows[std::size_t(c.dim) + 3] = std::nanf("");
+    CHECK(error_of([&] { m.put("layers.0.attention.wq.weight", 4, 2, rows.data()); }) ==
+          "tensor 'layers.0.attention.wq.weight' holds NaN at [5, 3]; weights must be finite");
+    CHECK(error_of([&] { m.check_filled(); }).find("the weights for ") == 0);
+  }
+  CHECK(error_of([&] { Matrices(w, WeightFormat::f32, Matrices::Parts{}); }).find("not f32") != std::string::npos);
 }

@@ -13,23 +13,12 @@
 #include "model/hf_tokenizer.hpp"
 #include "model/pretokenize.hpp"
 #include "hf_fixtures.hpp"
+#include "test_util.hpp"
 
 using namespace lookback;
 using lookback::testing::byte_char;
+using lookback::testing::error_of;
 using lookback::testing::tokenizer_json;
-
-namespace {
-
-std::string error_of(void (*f)()) {
-  try {
-    f();
-  } catch (const ModelError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-}  // namespace
 
 TEST_CASE("gpt2_chunks splits as GPT-2's pattern does") {
   using V = std::vector<std::string>;

@@ -3,10 +3,12 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "base/splitmix64.hpp"
+#include "model/errors.hpp"
 
 namespace lookback::testing {
 
@@ -22,6 +24,16 @@ struct Rng {
     return v;
   }
 };
+
+// The message of the ModelError f throws, or "(no error)".
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 // Largest |a-b| / (atol + rtol·|b|) over two arrays; <= 1 means close. Infinities must match exactly.
 inline double closeness(const std::vector<float>& a, const std::vector<float>& b, double atol, double rtol) {

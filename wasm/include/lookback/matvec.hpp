@@ -61,6 +61,8 @@ inline float q8_scale(const std::int8_t* q, std::size_t at) {
 // W[N,K] (finite) -> q (q8_bytes(N, K)): w ≈ scale · q per block, with scale = max|w| / 127 over the block (0 for
 // an all-zero block) and q = w · (127 / max|w|) rounded to nearest even (in float); K padded with zeros.
 void quantize_q8(const float* W, int N, int K, std::int8_t* q);
+// The same for rows n0..n0+n of an N-row Q8 matrix only (rows: [n, K]), written at their places in q.
+void quantize_q8_rows(const float* rows, int n0, int n, int N, int K, std::int8_t* q);
 // q -> [N, K] floats (scale · q), as a product reads them.
 void dequantize_q8(const std::int8_t* q, int N, int K, float* out);
 

@@ -35,11 +35,13 @@ void matvec_f16_ref(const float* x, int M, int K, const std::uint16_t* W, int N,
   matvec_generic(x, M, K, N, y, acc, ldx, ldy, [&](int n, int k) { return half_to_float(W[std::size_t(n) * K + k]); });
 }
 
-void quantize_q8(const float* W, int N, int K, std::int8_t* q) {
+void quantize_q8(const float* W, int N, int K, std::int8_t* q) { quantize_q8_rows(W, 0, N, N, K, q); }
+
+void quantize_q8_rows(const float* rows, int n0, int rows_n, int N, int K, std::int8_t* q) {
   const int Kb = q8_blocks(K);
-  for (int n = 0; n < N; ++n)
+  for (int n = n0; n < n0 + rows_n; ++n)
     for (int b = 0; b < Kb; ++b) {
-      const float* w = W + std::size_t(n) * K + b * kQ8Block;
+      const float* w = rows + std::size_t(n - n0) * K + b * kQ8Block;
       const int len = std::min(kQ8Block, K - b * kQ8Block);
       float amax = 0;
       for (int i = 0; i < len; ++i) amax = std::max(amax, std::fabs(w[i]));

@@ -3,6 +3,7 @@
 #include "model/gguf.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cstring>
 #include <set>
 #include <tuple>
@@ -31,9 +32,13 @@ std::size_t least_bytes(GgufType t) {
   return 1;
 }
 
+// Thrown when a read lies inside the file but past the bytes at hand (a header read from a prefix of the file).
+struct NeedMore {};
+
+// Reads checked against the file's end (n bytes), from the first `have` of them that are at hand.
 class Cursor {
  public:
-  Cursor(const std::uint8_t* b, std::size_t n) : b_(b), n_(n) {}
+  Cursor(const std::uint8_t* b, std::size_t n, std::size_t have) : b_(b), n_(n), have_(have) {}
   std::size_t at() const { return at_; }
   std::size_t left() const { return n_ - at_; }
 
@@ -49,6 +54,7 @@ class Cursor {
   std::string string(const char* what) {
     const std::uint64_t len = get<std::uint64_t>(what);
     if (len > left()) model_error("GGUF: ", what, " at byte ", at_ - 8, " is ", len, " bytes long but the file has ", left(), " left");
+    need(std::size_t(len), what);
     std::string s(reinterpret_cast<const char*>(b_ + at_), std::size_t(len));
     at_ += std::size_t(len);
     return s;
@@ -65,9 +71,10 @@ class Cursor {
  private:
   void need(std::size_t k, const char* what) {
     if (k > left()) model_error("GGUF: the file ends at byte ", n_, " inside ", what, " (byte ", at_, ")");
+    if (k > have_ - at_) throw NeedMore{};
   }
   const std::uint8_t* b_;
-  std::size_t n_, at_ = 0;
+  std::size_t n_, have_, at_ = 0;
 };
 
 GgufType value_type(Cursor& c, const std::string& key) {
@@ -142,9 +149,13 @@ bool is_gguf(const std::uint8_t* bytes, std::size_t size) {
   return size >= 4 && std::memcmp(bytes, "GGUF", 4) == 0;
 }
 
-GgufFile read_gguf(const std::uint8_t* bytes, std::size_t size) {
-  if (!is_gguf(bytes, size)) model_error("GGUF: the file does not start with the magic \"GGUF\"");
-  Cursor c(bytes + 4, size - 4);
+namespace {
+
+// The container from the first `have` bytes of a file of `size` (NeedMore when its header reaches further); the
+// tensors' data pointers are set when the whole file is at hand.
+GgufFile parse(const std::uint8_t* bytes, std::size_t have, std::size_t size) {
+  if (!is_gguf(bytes, have)) model_error("GGUF: the file does not start with the magic \"GGUF\"");
+  Cursor c(bytes + 4, size - 4, have - 4);
   GgufFile f;
   f.version = c.get<std::uint32_t>("the version");
   if (f.version != 2 && f.version != 3)
@@ -202,7 +213,7 @@ GgufFile read_gguf(const std::uint8_t* bytes, std::size_t size) {
       model_error("GGUF: tensor \"", t.name, "\" starts at data offset ", t.offset, ", not a multiple of the alignment ", f.alignment);
     if (t.offset > data_size || t.bytes > data_size - t.offset)
       model_error("GGUF: tensor \"", t.name, "\" needs bytes ", t.offset, "..", t.offset + t.bytes, " of the data section, which holds ", data_size);
-    t.data = bytes + f.data_offset + t.offset;
+    if (have == size) t.data = bytes + f.data_offset + t.offset;
     ranges.emplace_back(t.offset, t.offset + t.bytes, t.name);
   }
   std::sort(ranges.begin(), ranges.end());
@@ -210,6 +221,24 @@ GgufFile read_gguf(const std::uint8_t* bytes, std::size_t size) {
     if (std::get<0>(ranges[i]) < std::get<1>(ranges[i - 1]))
       model_error("GGUF: tensors \"", std::get<2>(ranges[i - 1]), "\" and \"", std::get<2>(ranges[i]), "\" overlap");
   return f;
+}
+
+}  // namespace
+
+GgufFile read_gguf(const std::uint8_t* bytes, std::size_t size) { return parse(bytes, size, size); }
+
+GgufFile read_gguf_header(const ByteSource& source, std::vector<std::uint8_t>& head) {
+  const std::uint64_t size = source.size();
+  if (size > std::numeric_limits<std::size_t>::max()) model_error("GGUF: the file is ", size, " bytes, more than a 32-bit build (WebAssembly) can address");
+  for (std::size_t have = std::size_t(std::min<std::uint64_t>(size, kGgufHeadBytes));; have = std::size_t(std::min<std::uint64_t>(size, std::uint64_t(have) * 4))) {
+    head.resize(have);
+    source.read(0, have, head.data());
+    try {
+      return parse(head.data(), have, std::size_t(size));
+    } catch (const NeedMore&) {
+      // the header reaches past these bytes (a large vocabulary): read four times as many and parse again
+    }
+  }
 }
 
 }  // namespace lookback

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/byte_source.hpp"
+
 namespace lookback {
 
 // GGUF value types, numbered as the file stores them.
@@ -59,5 +61,11 @@ bool is_gguf(const std::uint8_t* bytes, std::size_t size);
 // overlapping or outside the data), UnsupportedFormat (load.hpp) for a version other than 2 or 3 or a tensor type lookback
 // does not decode (naming the tensor and the type).
 GgufFile read_gguf(const std::uint8_t* bytes, std::size_t size);
+
+// The header alone (metadata and tensor infos, the same checks against the file's size) from the start of a file
+// read in parts: the first kGgufHeadBytes, then four times as many until the header fits (kept in `head`). The
+// tensors' data pointers are null: their bytes are read from the source at data_offset + offset.
+constexpr std::size_t kGgufHeadBytes = std::size_t(1) << 20;
+GgufFile read_gguf_header(const ByteSource& source, std::vector<std::uint8_t>& head);
 
 }  // namespace lookback

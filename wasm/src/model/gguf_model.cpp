@@ -2,8 +2,10 @@
 // Not here: parsing the container (gguf.cpp) or decoding blocks (ggml_types.cpp).
 #include "model/gguf_model.hpp"
 
+
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <set>
 
 #include "model/errors.hpp"
@@ -12,6 +14,7 @@
 #include "model/hf_model.hpp"  // kHfMaxContext
 #include "model/hf_tokenizer.hpp"
 #include "model/load.hpp"      // UnsupportedFormat
+#include "model/matrices.hpp"
 #include "model/pretokenize.hpp"
 #include "model/sp_tokenizer.hpp"
 #include "model/tensor_names.hpp"
@@ -267,47 +270,112 @@ WeightFormat gguf_storage(const GgufFile& f) {
   return f16 ? WeightFormat::f16 : WeightFormat::f32;
 }
 
-LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, std::optional<WeightFormat> format) {
-  const GgufFile f = read_gguf(bytes, size);
+namespace {
+
+constexpr std::size_t kChunkFloats = std::size_t(1) << 20;  // floats of one tensor decoded at a time (4 MB)
+
+// Where a GGUF tensor's values go: lookback's tensors one after another (each `size` values from `start` of the
+// tensor's flat values); values past the last (learned positions beyond the context) are not read.
+struct Part {
+  std::string name;
+  std::size_t start, size;
+};
+
+// The values [lo, hi) of the tensor (decoded, at `values`) to the parts they fall in: a held tensor copied into
+// w, a matrix's rows (whole rows: parts of matrices start at row boundaries) put into m, and the embedding into
+// both when a tied classifier is made from it.
+void route(const std::vector<Part>& parts, std::size_t lo, std::size_t hi, const float* values, std::size_t K,
+           Weights& w, Matrices* m) {
+  for (const Part& p : parts) {
+    const std::size_t a = std::max(lo, p.start), b = std::min(hi, p.start + p.size);
+    if (a >= b) continue;
+    const float* from = values + (a - lo);
+    if (w.find(p.name)) std::copy(from, from + (b - a), w.tensor(p.name) + (a - p.start));
+    if (m && m->wants(p.name)) m->put(p.name, int((a - p.start) / K), int((b - a) / K), from);
+  }
+}
+
+// One tensor read from the source a chunk of whole rows at a time, decoded and routed.
+void read_tensor(const ByteSource& src, const GgufFile& f, const GgufTensor& t, const std::vector<Part>& parts,
+                 Weights& w, Matrices* m, std::vector<std::uint8_t>& raw, std::vector<float>& values) {
+  const GgmlType& type = *ggml_type(t.type);
+  const std::size_t K = std::size_t(t.dims[0]), row_bytes = K / std::size_t(type.block) * std::size_t(type.block_bytes);
+  const std::size_t used = parts.back().start + parts.back().size, rows = used / K;
+  const std::size_t chunk = std::max<std::size_t>(1, kChunkFloats / K);
+  for (std::size_t r0 = 0; r0 < rows; r0 += chunk) {
+    const std::size_t n = std::min(chunk, rows - r0);
+    raw.resize(n * row_bytes);
+    values.resize(n * K);
+    src.read(f.data_offset + t.offset + r0 * row_bytes, n * row_bytes, raw.data());
+    dequantize_ggml(type, raw.data(), n * K, values.data());
+    route(parts, r0 * K, (r0 + n) * K, values.data(), K, w, m);
+  }
+}
+
+}  // namespace
+
+LoadedModel load_gguf(const ByteSource& src, std::optional<WeightFormat> format, std::size_t memory) {
+  std::vector<std::uint8_t> head;
+  const GgufFile f = read_gguf_header(src, head);
   const ModelConfig c = gguf_config(f);
   std::shared_ptr<const Tokenizer> tok = tokenizer(f, c);
-  Weights w(c);
+  head = {};
+  const WeightFormat held = format.value_or(gguf_storage(f));
+  check_model_fits(c, held, memory);
+  // float32 matrices are read where the forward pass reads them (the weights' buffer); compact ones straight
+  // into their format, a chunk of rows at a time, so no full float32 copy of them is ever made
+  Weights w(c, held == WeightFormat::f32);
+  std::optional<Matrices> m;
+  if (held != WeightFormat::f32) m.emplace(w, held, Matrices::Parts{});
   std::set<std::string> read;
-  std::vector<float> parts;  // a tensor split among several of ours, or with rows beyond ours (positions)
-  for (const GgufTensor& t : f.tensors) {
+  std::vector<std::uint8_t> raw;
+  std::vector<float> values;
+  // the tensors in the order their bytes lie in the file (a file read front to back)
+  std::vector<const GgufTensor*> order;
+  for (const GgufTensor& t : f.tensors) order.push_back(&t);
+  std::sort(order.begin(), order.end(), [](const GgufTensor* a, const GgufTensor* b) { return a->offset < b->offset; });
+  const std::vector<TensorSpec> specs = tensor_specs(c);
+  auto spec = [&](const std::string& name) -> const TensorSpec* {
+    for (const TensorSpec& s : specs)
+      if (s.name == name) return &s;
+    return nullptr;
+  };
+  for (const GgufTensor* tp : order) {
+    const GgufTensor& t = *tp;
     const std::vector<std::string> ours = gguf_to_lookback_names(t.name, c);
-    std::vector<const TensorSpec*> specs;
-    for (const std::string& o : ours) specs.push_back(w.find(o));
-    if (ours.empty() || std::count(specs.begin(), specs.end(), nullptr))
+    std::vector<Part> parts;
+    std::size_t at = 0;
+    for (const std::string& o : ours) {
+      const TensorSpec* s = spec(o);
+      if (!s) break;
+      parts.push_back({o, at, s->size()});
+      at += s->size();
+    }
+    if (ours.empty() || parts.size() != ours.size())
       model_error("GGUF: tensor \"", t.name, "\" is not part of a ", c.arch, " model lookback runs");
     // the dimensions the metadata implies (ggml lists them innermost first): the pieces' rows one after another;
     // learned positions have context_length rows of which the first max_seq_len are used
-    std::vector<std::uint64_t> want(specs[0]->shape.rbegin(), specs[0]->shape.rend());
-    for (std::size_t i = 1; i < specs.size(); ++i) want.back() += std::uint64_t(specs[i]->shape[0]);
-    std::size_t total = 0;
-    for (const TensorSpec* s : specs) total += s->size();
+    const std::vector<int>& shape0 = spec(ours[0])->shape;
+    std::vector<std::uint64_t> want(shape0.rbegin(), shape0.rend());
+    for (std::size_t i = 1; i < ours.size(); ++i) want.back() += std::uint64_t(spec(ours[i])->shape[0]);
     if (ours[0] == "pos_embeddings.weight")
       want.back() = std::uint64_t(int_key(f, architecture(f) + ".context_length", c.max_seq_len, 1, std::numeric_limits<long long>::max()));
     if (t.dims != want)
       model_error("GGUF: tensor \"", t.name, "\" has dimensions ", json(t.dims).dump(), " but the metadata implies ", json(want).dump());
-    if (specs.size() == 1 && total == t.count()) {
-      dequantize_ggml(*ggml_type(t.type), t.data, total, w.tensor(ours[0]));
-    } else {
-      parts.resize(std::size_t(t.count()));
-      dequantize_ggml(*ggml_type(t.type), t.data, parts.size(), parts.data());
-      std::size_t at = 0;
-      for (std::size_t i = 0; i < specs.size(); at += specs[i]->size(), ++i)
-        std::copy_n(parts.data() + at, specs[i]->size(), w.tensor(ours[i]));
-    }
+    read_tensor(src, f, t, parts, w, m ? &*m : nullptr, raw, values);
     for (const std::string& o : ours)
       if (!read.insert(o).second) model_error("GGUF: tensor \"", t.name, "\" gives ", o, " a second time");
   }
-  for (const TensorSpec& s : w.specs())
+  for (const TensorSpec& s : specs)
     if (!read.count(s.name)) model_error("GGUF: the tensor for ", s.name, " is missing");
-  w.check_finite();
   check_tokenizer_fits(c, *tok);
-  auto model = std::make_shared<const Transformer>(std::move(w), format.value_or(gguf_storage(f)));
+  auto model = m ? std::make_shared<const Transformer>(std::move(w), std::move(*m))
+                 : std::make_shared<const Transformer>(std::move(w), held);
   return {std::move(model), std::move(tok)};
+}
+
+LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, std::optional<WeightFormat> format) {
+  return load_gguf(MemorySource(bytes, size), format, 0);
 }
 
 }  // namespace lookback

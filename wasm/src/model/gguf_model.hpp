@@ -34,6 +34,10 @@ std::vector<std::string> gguf_to_lookback_names(const std::string& gguf_name, co
 // f16's bytes and ran faster, see the models page), else f16 when any is F16, else f32 (F32, BF16).
 WeightFormat gguf_storage(const GgufFile& f);
 
+// The model, read from the source front to back a chunk of rows at a time (the file is never held whole; compact
+// matrices never exist as float32 in full). memory: the most bytes the model may take (0: no limit), refused
+// before anything is allocated when it needs more (matrices.hpp check_model_fits).
+LoadedModel load_gguf(const ByteSource& source, std::optional<WeightFormat> format, std::size_t memory);
 LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, std::optional<WeightFormat> format = std::nullopt);
 
 }  // namespace lookback

@@ -8,6 +8,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "base/fp16.hpp"
 #include "model/hf_tokenizer.hpp"
 #include "model/json_depth.hpp"
+#include "model/matrices.hpp"
 #include "model/safetensors_sizes.hpp"
 #include "model/tensor_names.hpp"
 #include "model/weights.hpp"
@@ -132,13 +134,15 @@ struct HfArchitecture {
 
 const HfArchitecture& architecture_of(const json& j);
 
-// One stored tensor: its header entry and the data section of the file that holds it.
+// One stored tensor: its header entry and the data section of the file that holds it (read from its source).
 struct Stored {
   const json* entry;
-  const std::uint8_t* data;
-  std::size_t data_size;
+  const ByteSource* source;
+  std::uint64_t data_at, data_size;
   const std::string* file;
 };
+
+constexpr std::size_t kChunkFloats = std::size_t(1) << 20;  // floats of one tensor converted at a time (4 MB)
 
 // A sharded checkpoint's model.safetensors.index.json: tensor name -> the file that holds it.
 std::map<std::string, std::string> weight_map_of(const std::string& index_json) {
@@ -155,8 +159,10 @@ std::map<std::string, std::string> weight_map_of(const std::string& index_json) 
   return map;
 }
 
-Weights read_weights(const HfArchitecture& arch, const json& config, const ModelConfig& c,
-                     const std::vector<SafetensorsFile>& files, const std::string& index_json) {
+// Every tensor the config implies, read from the files' sources a chunk of rows at a time: into w, or (a weight
+// matrix, when m is given) straight into m's format; the embedding into both when m makes a tied classifier of it.
+void read_weights(const HfArchitecture& arch, const json& config, const ModelConfig& c,
+                  const std::vector<SafetensorsFile>& files, const std::string& index_json, Weights& w, Matrices* m) {
   if (files.empty()) model_error("no safetensors file came with config.json");
   const bool sharded = !index_json.empty();
   const std::map<std::string, std::string> weight_map = sharded ? weight_map_of(index_json) : std::map<std::string, std::string>{};
@@ -168,16 +174,24 @@ Weights read_weights(const HfArchitecture& arch, const json& config, const Model
   // the stored tensors of every file by name, the architecture's optional prefix taken off
   std::vector<json> headers;
   headers.reserve(files.size());
+  std::vector<MemorySource> in_memory;  // the sources of files given as bytes
+  in_memory.reserve(files.size());
   std::map<std::string, Stored> stored;
   const std::string prefix = arch.optional_prefix;
   for (const SafetensorsFile& f : files) {
-    const std::uint8_t* bytes = f.data;
-    if (f.size < 8) model_error(f.name, ": ", f.size, " bytes is too short for a safetensors file");
+    if (!f.source) in_memory.emplace_back(f.data, f.size);
+    const ByteSource& src = f.source ? *f.source : in_memory.back();
+    const std::uint64_t size = src.size();
+    if (size < 8) model_error(f.name, ": ", size, " bytes is too short for a safetensors file");
+    std::uint8_t length[8];
+    src.read(0, 8, length);
     std::uint64_t n = 0;
-    for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
-    if (n > f.size - 8) model_error(f.name, ": the header length ", n, " runs past the file's end");
-    check_safetensors_sizes(bytes, f.size);
-    headers.push_back(parse_unique(std::string(reinterpret_cast<const char*>(bytes) + 8, n), (f.name + "'s header").c_str()));
+    for (int i = 7; i >= 0; --i) n = (n << 8) | length[i];
+    if (n > size - 8) model_error(f.name, ": the header length ", n, " runs past the file's end");
+    std::vector<std::uint8_t> head(8 + std::size_t(n));
+    src.read(0, head.size(), head.data());
+    check_safetensors_sizes(head.data(), head.size(), size);
+    headers.push_back(parse_unique(std::string(reinterpret_cast<const char*>(head.data()) + 8, std::size_t(n)), (f.name + "'s header").c_str()));
     const json& header = headers.back();
     if (!header.is_object()) model_error(f.name, ": the header must be a JSON object");
     for (const auto& item : header.items()) {
@@ -192,15 +206,15 @@ Weights read_weights(const HfArchitecture& arch, const json& config, const Model
       }
       const bool prefixed = !prefix.empty() && item.key().rfind(prefix, 0) == 0;
       const std::string name = prefixed ? item.key().substr(prefix.size()) : item.key();
-      const auto [at, fresh] = stored.emplace(name, Stored{&item.value(), bytes + 8 + n, f.size - 8 - std::size_t(n), &f.name});
+      const auto [at, fresh] = stored.emplace(name, Stored{&item.value(), &src, 8 + n, size - 8 - n, &f.name});
       if (!fresh) model_error("tensor \"", name, "\" is in both \"", *at->second.file, "\" and \"", f.name, "\"");
     }
   }
-  Weights w(c);
   // stored name -> its file and byte range
   std::map<std::string, std::tuple<const std::string*, std::uint64_t, std::uint64_t>> used;
-  std::vector<float> whole;
-  for (const TensorSpec& spec : w.specs()) {
+  std::vector<float> whole, rows_of;
+  std::vector<std::uint8_t> raw;
+  for (const TensorSpec& spec : tensor_specs(c)) {
     const Source src = arch.source(config, c, spec.name);
     const auto found = stored.find(src.name);
     if (found == stored.end()) model_error(files.size() == 1 ? files[0].name : "the safetensors files", ": tensor \"", src.name, "\" is missing");
@@ -226,17 +240,34 @@ Weights read_weights(const HfArchitecture& arch, const json& config, const Model
     if (range.size() != 2 || range[0] > range[1] || range[1] > st.data_size || range[1] - range[0] != count * width)
       model_error(file, ": tensor \"", name, "\" has data_offsets outside the file or of the wrong size");
     used[name] = {st.file, range[0], range[1]};
-    float* out = w.tensor(spec.name);
-    const std::uint8_t* data = st.data;
     const std::size_t K = spec.shape.size() == 2 ? std::size_t(spec.shape[1]) : 1;
-    if (!src.transposed) {  // rows first .. first + N of [rows, K]
-      read_floats(data + range[0] + std::size_t(src.first) * K * width, dtype, std::size_t(N) * K, out);
+    float* const held = w.find(spec.name) ? w.tensor(spec.name) : nullptr;
+    // rows r0 .. r0 + n of lookback's tensor, [n, K] floats: where they are held
+    const auto take = [&](int r0, int n, const float* rows) {
+      if (held && rows != held + std::size_t(r0) * K) std::copy_n(rows, std::size_t(n) * K, held + std::size_t(r0) * K);
+      if (m && m->wants(spec.name)) m->put(spec.name, r0, n, rows);
+    };
+    const std::uint64_t at = st.data_at + range[0];
+    if (!src.transposed) {  // rows first .. first + N of [rows, K], a chunk at a time
+      const int chunk = int(std::max<std::size_t>(1, kChunkFloats / K));
+      for (int r0 = 0; r0 < N; r0 += chunk) {
+        const int n = std::min(chunk, N - r0);
+        raw.resize(std::size_t(n) * K * width);
+        st.source->read(at + (std::uint64_t(src.first) + std::uint64_t(r0)) * K * width, raw.size(), raw.data());
+        float* rows = held ? held + std::size_t(r0) * K : (rows_of.resize(std::size_t(n) * K), rows_of.data());
+        read_floats(raw.data(), dtype, std::size_t(n) * K, rows);
+        take(r0, n, rows);
+      }
       continue;
     }
-    whole.resize(count);  // [K, rows] -> rows first .. first + N of its transpose
-    read_floats(data + range[0], dtype, count, whole.data());
+    raw.resize(count * width);  // [K, rows] -> rows first .. first + N of its transpose
+    st.source->read(at, raw.size(), raw.data());
+    whole.resize(count);
+    read_floats(raw.data(), dtype, count, whole.data());
+    rows_of.resize(std::size_t(N) * K);
     for (int r = 0; r < N; ++r)
-      for (std::size_t k = 0; k < K; ++k) out[std::size_t(r) * K + k] = whole[k * std::size_t(rows) + std::size_t(src.first + r)];
+      for (std::size_t k = 0; k < K; ++k) rows_of[std::size_t(r) * K + k] = whole[k * std::size_t(rows) + std::size_t(src.first + r)];
+    take(0, N, rows_of.data());
   }
   for (const auto& [name, st] : stored)
     if (!used.count(name) && !arch.unread(name, c))
@@ -253,7 +284,6 @@ Weights read_weights(const HfArchitecture& arch, const json& config, const Model
       model_error(*std::get<0>(ranges[i]), ": tensors \"", std::get<3>(ranges[i - 1]), "\" and \"", std::get<3>(ranges[i]),
                   "\" overlap (bytes ", std::get<1>(ranges[i]), "..", std::get<2>(ranges[i - 1]), ")");
   w.check_finite();
-  return w;
 }
 
 // rope_scaling: none, or Llama 3.1's "llama3" (older files name the type "type", newer "rope_type"); any other
@@ -491,18 +521,27 @@ std::string hf_llama_tensor_name(const std::string& name) {
 
 LoadedModel load_hf_model(const std::uint8_t* safetensors, std::size_t size, const std::string& config_json,
                           const std::string& tokenizer_json, WeightFormat format) {
-  return load_hf_model({{"model.safetensors", safetensors, size}}, "", config_json, tokenizer_json, format);
+  return load_hf_model({{"model.safetensors", safetensors, size}}, "", config_json, tokenizer_json, format, 0);
 }
 
 LoadedModel load_hf_model(const std::vector<SafetensorsFile>& files, const std::string& index_json,
-                          const std::string& config_json, const std::string& tokenizer_json, WeightFormat format) {
+                          const std::string& config_json, const std::string& tokenizer_json, WeightFormat format,
+                          std::size_t memory) {
   const json j = parse(config_json, "config.json");
   if (!j.is_object()) model_error("config.json must be a JSON object");
   const HfArchitecture& arch = architecture_of(j);
   const ModelConfig c = config_of(j, arch);
   std::shared_ptr<const Tokenizer> tok =
       std::make_shared<HfBpeTokenizer>(tokenizer_json, c.vocab_size, c.bos_id, c.eos_id);
-  auto model = std::make_shared<const Transformer>(read_weights(arch, j, c, files, index_json), format);
+  check_model_fits(c, format, memory);
+  // float32 matrices are read where the forward pass reads them (the weights' buffer); compact ones straight
+  // into their format, so no full float32 copy of them is ever made
+  Weights w(c, format == WeightFormat::f32);
+  std::optional<Matrices> m;
+  if (format != WeightFormat::f32) m.emplace(w, format, Matrices::Parts{});
+  read_weights(arch, j, c, files, index_json, w, m ? &*m : nullptr);
+  auto model = m ? std::make_shared<const Transformer>(std::move(w), std::move(*m))
+                 : std::make_shared<const Transformer>(std::move(w), format);
   return {std::move(model), std::move(tok)};
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/bundle.hpp"
+#include "model/byte_source.hpp"
 
 namespace lookback {
 
@@ -31,11 +32,13 @@ std::string hf_architecture_names();
 // Safetensors tensor name in a transformers Llama checkpoint of a lookback tensor name (model_config.hpp).
 std::string hf_llama_tensor_name(const std::string& lookback_name);
 
-// One safetensors file of a model: its name (model.safetensors, or a shard's name as the index gives it) and bytes.
+// One safetensors file of a model: its name (model.safetensors, or a shard's name as the index gives it) and its
+// bytes, or (source) the file read in parts: the header, then each tensor a chunk of rows at a time.
 struct SafetensorsFile {
   std::string name;
   const std::uint8_t* data = nullptr;
   std::size_t size = 0;
+  const ByteSource* source = nullptr;
 };
 
 // format: how the matrices are stored for the products (see matrices.hpp). One model.safetensors:
@@ -43,8 +46,10 @@ LoadedModel load_hf_model(const std::uint8_t* safetensors, std::size_t size, con
                           const std::string& tokenizer_json, WeightFormat format = WeightFormat::f32);
 // A sharded checkpoint: every file model.safetensors.index.json's weight_map names (index_json: its text); a
 // tensor is read from the file the map gives, and a tensor in a file the map does not put it in is refused.
+// memory: the most bytes the model may take (0: no limit; matrices.hpp check_model_fits). Compact formats (f16,
+// q8) are made from each chunk as it is read: the float32 matrices never exist in full.
 LoadedModel load_hf_model(const std::vector<SafetensorsFile>& files, const std::string& index_json,
                           const std::string& config_json, const std::string& tokenizer_json,
-                          WeightFormat format = WeightFormat::f32);
+                          WeightFormat format = WeightFormat::f32, std::size_t memory = 0);
 
 }  // namespace lookback

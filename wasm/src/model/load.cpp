@@ -72,8 +72,9 @@ AnyModel load_lookback(const ModelFiles& f, Storage w) {
 
 AnyModel load_hf(const ModelFiles& f, Storage w) {
   const std::string tokenizer = text_of(f.tokenizer, f.tokenizer_size);
-  if (!f.weight_index.empty()) return load_hf_model(f.shards, f.weight_index, f.config, tokenizer, or_f32(w));
-  return load_hf_model(f.weights, f.weights_size, f.config, tokenizer, or_f32(w));
+  if (!f.weight_index.empty()) return load_hf_model(f.shards, f.weight_index, f.config, tokenizer, or_f32(w), f.memory);
+  SafetensorsFile one{"model.safetensors", f.weights, f.weights_size, f.source};
+  return load_hf_model({one}, "", f.config, tokenizer, or_f32(w), f.memory);
 }
 
 AnyModel load_window(const ModelFiles& f, Storage) {  // stored in float32 whatever is asked
@@ -81,7 +82,10 @@ AnyModel load_window(const ModelFiles& f, Storage) {  // stored in float32 whate
   return load_window_bundle(f.weights, f.weights_size, f.config, text_of(f.tokenizer, f.tokenizer_size));
 }
 
-AnyModel load_gguf_file(const ModelFiles& f, Storage w) { return load_gguf(f.weights, f.weights_size, w); }
+AnyModel load_gguf_file(const ModelFiles& f, Storage w) {
+  if (f.source) return load_gguf(*f.source, w, f.memory);
+  return load_gguf(MemorySource(f.weights, f.weights_size), w, f.memory);
+}
 
 AnyModel load_checkpoint(const ModelFiles& f, Storage w) {
   return load_llama2c(f.weights, f.weights_size, f.tokenizer, f.tokenizer_size, or_f32(w));
@@ -89,17 +93,17 @@ AnyModel load_checkpoint(const ModelFiles& f, Storage w) {
 
 const std::vector<ModelFormat> kFormats = {
     {"window", "window-model bundles (model.safetensors, a config.json with \"arch\": \"window\", tokenizer.json)",
-     ".safetensors", true, "tokenizer.json", is_window, load_window},
+     ".safetensors", true, false, "tokenizer.json", is_window, load_window},
     {"hf", "Hugging Face folders (a config.json naming LlamaForCausalLM, Qwen2ForCausalLM, Qwen3ForCausalLM or "
-     "GPT2LMHeadModel, model.safetensors, byte-level BPE tokenizer.json)", ".safetensors", true, "tokenizer.json", is_hf,
+     "GPT2LMHeadModel, model.safetensors, byte-level BPE tokenizer.json)", ".safetensors", true, true, "tokenizer.json", is_hf,
      load_hf},
     {"lookback", "its own bundles (model.safetensors, a config.json with \"n_layers\", \"n_heads\", \"dim\", "
      "\"rope_layout\" ..., and a tokenizer.json with \"type\": \"byte-bpe\", as written by `npm run train`)",
-     ".safetensors", true, "tokenizer.json", is_bundle, load_lookback},
+     ".safetensors", true, false, "tokenizer.json", is_bundle, load_lookback},
     {"gguf", "GGUF files (.gguf, version 2 or 3: architectures llama, qwen2, qwen3 and gpt2 with their llama "
      "(sentencepiece-style) or gpt2 (byte-level BPE) tokenizer; tensors F32, F16, BF16, Q8_0, Q4_0, Q4_K, Q5_K, Q6_K)",
-     ".gguf", false, "", is_gguf_file, load_gguf_file},
-    {"llama2c", "llama2.c checkpoints (.bin with their tokenizer .bin)", ".bin", false, "tokenizer.bin", is_llama2c, load_checkpoint},
+     ".gguf", false, true, "", is_gguf_file, load_gguf_file},
+    {"llama2c", "llama2.c checkpoints (.bin with their tokenizer .bin)", ".bin", false, false, "tokenizer.bin", is_llama2c, load_checkpoint},
 };
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/bundle.hpp"
+#include "model/byte_source.hpp"
 #include "model/errors.hpp"
 #include "model/hf_model.hpp"
 #include "model/window_bundle.hpp"
@@ -25,6 +26,7 @@ namespace lookback {
 // sharded checkpoint: weight_index is model.safetensors.index.json's text, shards every file it names, and
 // weights the first of them (what tells the format).
 struct ModelFiles {
+  // The weights file's bytes: all of them, or (with `source`) the first ones, enough to tell the format.
   const std::uint8_t* weights = nullptr;
   std::size_t weights_size = 0;
   std::string config;
@@ -32,6 +34,11 @@ struct ModelFiles {
   std::size_t tokenizer_size = 0;
   std::string weight_index;
   std::vector<SafetensorsFile> shards;
+  // The weights file read in parts (byte_source.hpp), or null. Formats that read in parts (streams_weights)
+  // take their tensors from it; the caller reads the whole file into `weights` for the others.
+  const ByteSource* source = nullptr;
+  // The most bytes the model may take (0: no limit): a format that knows its size before allocating refuses more.
+  std::size_t memory = 0;
 };
 
 // A transformer with its tokenizer, or the chapter's window model with its tokenizer.
@@ -48,6 +55,7 @@ struct ModelFormat {
   const char* files;        // the files it is made of, in words, for messages and help texts
   const char* weights_ext;  // the weights file's extension: ".safetensors", ".bin"
   bool config;              // whether config.json is one of its files (beside the weights)
+  bool streams_weights;     // whether it reads the weights from ModelFiles::source, a part at a time
   const char* tokenizer;    // the tokenizer's usual file name beside the weights ("" when the weights hold it)
   bool (*matches)(const ModelFiles&);
   AnyModel (*load)(const ModelFiles&, Storage);

@@ -1,11 +1,13 @@
 // The weight matrices of a Transformer in the form its products read, chosen once at load: float32 (views of
-// the Weights buffer for few rows, plus a copy packed once for the GEMM), float16 or Q8 blocks (copies made once;
-// see lookback/matvec.hpp), and the one product every linear layer goes through. Not here: the other tensors
-// (norms, embedding rows: Weights) or the forward pass (session.cpp).
+// the Weights buffer for few rows, plus a copy packed once for the GEMM), float16 or Q8 blocks (copies made once,
+// or filled a part at a time by a loader reading its file in parts; a compact format holds the token embedding
+// too), and the one product every linear layer goes through. Not here: the other tensors (norms, biases,
+// positions: Weights) or the forward pass (session.cpp).
 // Letters: T rows of x, K input width, N output width.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,10 @@ constexpr std::size_t kStreamBytes = std::size_t(4) << 20;
 constexpr int kMatvecRows = 8;
 void apply(const Matrix& W, const float* x, int T, float* y, bool accumulate, int ldx = 0, int ldy = 0);
 
+// ModelError naming what a model of config c held as f needs, and a weight format it would fit in, when it needs
+// more than `memory` bytes (0: no limit): loaders call it before allocating.
+void check_model_fits(const ModelConfig& c, WeightFormat f, std::size_t memory);
+
 class Matrices {
  public:
   struct Layer {
@@ -51,8 +57,31 @@ class Matrices {
   };
   // f16: halves below the half normal range are flushed to zero; ModelError when a weight exceeds 65504.
   Matrices(const Weights& w, WeightFormat f);
+  // Every matrix of w's config in a compact format (f16 or q8), allocated and empty, to be filled a part at a
+  // time with put() by a loader that reads its file in parts; w (Weights(c, false)) holds the rest: the biases
+  // (pointed at, so w must outlive this or move with it). The token embedding is held here too: as the tied
+  // classifier, or in a matrix of its own (embedding()).
+  struct Parts {};
+  Matrices(const Weights& w, WeightFormat f, Parts);
+  Matrices(Matrices&&) = default;  // the compact buffers move with their data
   Matrices(const Matrices&) = delete;
   Matrices& operator=(const Matrices&) = delete;
+
+  // Rows [row, row + n) of one of lookback's matrix tensors (weights.hpp is_matrix_tensor; [n, K] floats),
+  // converted into the format. ModelError for a name the config has no matrix for, rows outside it, or a weight
+  // that is not finite (naming the tensor and index).
+  void put(const std::string& name, int row, int n, const float* rows);
+  // The token embedding when this holds it (in a compact format: the tied classifier, or a matrix of its own that
+  // no product reads; float32 models read it from the Weights), else null; row() converts one of its rows.
+  const Matrix* embedding() const { return holds_embedding_ ? (embedding_.N ? &embedding_ : &classifier_) : nullptr; }
+  // Row n of a compact matrix as K floats.
+  static void row(const Matrix& W, int n, float* out);
+  // Whether put() takes the tensor (a matrix tensor, or the token embedding).
+  bool wants(const std::string& name) const { return targets_.count(name) != 0; }
+  // ModelError naming the first tensor whose rows were not all put.
+  void check_filled() const;
+  // Bytes the matrices of a config take in a format (bytes()'s value once made).
+  static std::uint64_t bytes_for(const ModelConfig& c, WeightFormat f);
 
   WeightFormat format() const { return format_; }
   const Layer& layer(int l) const { return layers_[std::size_t(l)]; }
@@ -62,10 +91,18 @@ class Matrices {
 
  private:
   Matrix add(const float* w, int N, int K);
+  // A tensor's rows inside one of the matrices (put's target), and how many of them were put.
+  struct Target {
+    Matrix* m;
+    int row0, rows, put = 0;
+  };
+  std::map<std::string, Target> targets_;
 
   WeightFormat format_;
   std::vector<Layer> layers_;
   Matrix classifier_;
+  Matrix embedding_;   // compact, untied: the token embedding in the format (no product reads it)
+  bool holds_embedding_ = false;
   std::size_t bytes_ = 0;
   std::vector<std::uint16_t> f16_;
   std::vector<std::int8_t> q8_;

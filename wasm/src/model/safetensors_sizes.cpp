@@ -46,16 +46,18 @@ void check_entry(const std::string& name, const json& v, std::uint64_t data_size
 
 }  // namespace
 
-void check_safetensors_sizes(const std::uint8_t* bytes, std::size_t size) {
-  if (size < 8) return;
+void check_safetensors_sizes(const std::uint8_t* bytes, std::size_t size) { check_safetensors_sizes(bytes, size, size); }
+
+void check_safetensors_sizes(const std::uint8_t* bytes, std::size_t have, std::uint64_t size) {
+  if (size < 8 || have < 8) return;
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
-  if (n > size - 8) return;
+  if (n > size - 8 || n > have - 8) return;
   const std::string_view text(reinterpret_cast<const char*>(bytes + 8), std::size_t(n));
   check_json_depth(text, "safetensors header");
   const json j = json::parse(text.begin(), text.end(), nullptr, false);
   if (!j.is_object()) return;
-  const std::uint64_t data_size = std::uint64_t(size) - 8 - n;
+  const std::uint64_t data_size = size - 8 - n;
   for (const auto& item : j.items())
     if (item.key() != "__metadata__") check_entry(item.key(), item.value(), data_size);
 }

@@ -12,5 +12,7 @@ namespace lookback {
 // offset exceeds the data section, or the header is nested too deeply. Headers it cannot read (too short,
 // malformed JSON, wrong types) pass: the reader reports those with its own messages.
 void check_safetensors_sizes(const std::uint8_t* bytes, std::size_t size);
+// The same from the first `have` bytes of a file of `size` (a file read in parts: its header at hand).
+void check_safetensors_sizes(const std::uint8_t* bytes, std::size_t have, std::uint64_t size);
 
 }  // namespace lookback

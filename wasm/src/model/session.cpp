@@ -111,7 +111,11 @@ void Session::run(const int* ids, int T, const StepOptions& o) {
   if (o.attention) grow(attn_, tri_offset(S, L * c.n_heads));
   if (o.residuals) grow(resid_, std::size_t(S) * (L + 1) * C);
   // x: [T, C] token embeddings
-  for (int t = 0; t < T; ++t) std::memcpy(&x_[std::size_t(t) * C], w.embedding() + std::size_t(ids[t]) * C, sizeof(float) * C);
+  for (int t = 0; t < T; ++t) {
+    float* x = &x_[std::size_t(t) * C];
+    if (const Matrix* e = model_->matrices().embedding()) Matrices::row(*e, ids[t], x);  // held in a compact format
+    else std::memcpy(x, w.embedding() + std::size_t(ids[t]) * C, sizeof(float) * C);
+  }
   if (w.positions() && o.positions)  // learned positions: x += pos_embeddings rows start..start+T
     for (int t = 0; t < T; ++t) add_bias(&x_[std::size_t(t) * C], w.positions() + std::size_t(start + t) * C, 1, C);
   // Only the last position's logits and nothing recorded: the last layer needs every row's keys and values

@@ -18,6 +18,15 @@ Weights checked(Weights w) {
 
 Transformer::Transformer(Weights w, WeightFormat format)
     : weights_(checked(std::move(w))), matrices_(weights_, format) {
+  make_rope();
+}
+
+Transformer::Transformer(Weights w, Matrices m) : weights_(checked(std::move(w))), matrices_(std::move(m)) {
+  matrices_.check_filled();
+  make_rope();
+}
+
+void Transformer::make_rope() {
   const ModelConfig& c = config();
   if (c.positions != Positions::rope) return;  // learned positions are rows of the weights
   std::vector<int> positions(std::size_t(c.max_seq_len));

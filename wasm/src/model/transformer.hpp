@@ -15,6 +15,9 @@ class Transformer {
   // Checks that every weight is finite (ModelError naming the tensor and index otherwise).
   // format: how the matrices are stored for the products (float32 reads the weights in place).
   explicit Transformer(Weights w, WeightFormat format = WeightFormat::f32);
+  // The matrices made apart (filled in parts while a file was read; w holds the rest): checks w and that every
+  // matrix row came.
+  Transformer(Weights w, Matrices m);
   Transformer(const Transformer&) = delete;
   Transformer& operator=(const Transformer&) = delete;
 
@@ -26,6 +29,7 @@ class Transformer {
   const float* rope_row(int p) const { return rope_.data() + std::size_t(p) * 2 * config().head_dim; }
 
  private:
+  void make_rope();
   Weights weights_;
   Matrices matrices_;
   std::vector<float> rope_;  // [max_seq_len, 2, D], empty for learned positions

@@ -3,6 +3,7 @@
 #include "model/weights.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <iterator>
 #include <sstream>
 
@@ -82,9 +83,35 @@ constexpr LayerMember kLayerMembers[] = {
 constexpr std::size_t kNoTensor = std::size_t(-1);
 }  // namespace
 
-Weights::Weights(const ModelConfig& c) : config_(c) {
+bool is_matrix_tensor(const std::string& name) {
+  static const char* const kMatrices[] = {".attention.wq.weight", ".attention.wk.weight", ".attention.wv.weight",
+                                          ".attention.wo.weight", ".feed_forward.w1.weight", ".feed_forward.w2.weight",
+                                          ".feed_forward.w3.weight"};
+  if (name == "output.weight") return true;
+  if (name.rfind("layers.", 0) != 0) return false;
+  for (const char* m : kMatrices) {
+    const std::size_t n = std::strlen(m);
+    if (name.size() > n && name.compare(name.size() - n, n, m) == 0) return true;
+  }
+  return false;
+}
+
+bool is_compact_tensor(const std::string& name) { return name == "tok_embeddings.weight" || is_matrix_tensor(name); }
+
+Weights::Weights(const ModelConfig& c, bool matrices) : config_(c), matrices_(matrices) {
   validate_config(c);
   specs_ = tensor_specs(c);
+  if (!matrices) {  // the rest, one after another
+    std::vector<TensorSpec> held;
+    std::size_t offset = 0;
+    for (TensorSpec& s : specs_)
+      if (!is_compact_tensor(s.name)) {
+        s.offset = offset;
+        offset += s.size();
+        held.push_back(std::move(s));
+      }
+    specs_ = std::move(held);
+  }
   buffer_.assign(specs_.back().offset + specs_.back().size(), 0.0f);
   for (int l = 0; l < c.n_layers; ++l) {
     const std::string p = "layers." + std::to_string(l) + ".";
@@ -96,7 +123,7 @@ Weights::Weights(const ModelConfig& c) : config_(c) {
     layer_offsets_.push_back(std::move(offsets));
   }
   norm_offset_ = find("norm.weight")->offset;
-  classifier_offset_ = c.tied_embeddings ? 0 : find("output.weight")->offset;
+  classifier_offset_ = !matrices ? kNoTensor : c.tied_embeddings ? 0 : find("output.weight")->offset;
 }
 
 const TensorSpec* Weights::find(const std::string& name) const {
@@ -113,7 +140,7 @@ float* Weights::tensor(const std::string& name) {
 
 const float* Weights::tensor(const std::string& name) const { return const_cast<Weights*>(this)->tensor(name); }
 
-const float* Weights::embedding() const { return buffer_.data(); }
+const float* Weights::embedding() const { return matrices_ ? buffer_.data() : nullptr; }
 
 const float* Weights::at(const std::string& name) const {
   const TensorSpec* s = find(name);
@@ -134,7 +161,7 @@ const float* Weights::final_norm() const { return buffer_.data() + norm_offset_;
 
 const float* Weights::final_norm_bias() const { return at("norm.bias"); }
 
-const float* Weights::classifier() const { return buffer_.data() + classifier_offset_; }
+const float* Weights::classifier() const { return classifier_offset_ == kNoTensor ? nullptr : buffer_.data() + classifier_offset_; }
 
 std::vector<NamedTensor> Weights::named() const {
   std::vector<NamedTensor> out;

@@ -48,10 +48,18 @@ struct LayerView {
   const float* w2_bias;              // [C] or null
 };
 
+// The weight matrices every linear layer reads (wq, wk, wv, wo, w1, w3, w2 of each layer, output.weight).
+bool is_matrix_tensor(const std::string& name);
+// Those and the token embedding: the tensors a Matrices can hold in its own format instead (matrices.hpp).
+bool is_compact_tensor(const std::string& name);
+
 class Weights {
  public:
-  // All zeros; validates the config (ModelError).
-  explicit Weights(const ModelConfig& c);
+  // All zeros; validates the config (ModelError). With matrices false, the buffer holds every tensor but the
+  // weight matrices and the token embedding (is_compact_tensor), which a Matrices filled in parts holds in its
+  // format instead: find() does not know them, and their LayerView pointers, embedding() and classifier() are null.
+  explicit Weights(const ModelConfig& c, bool matrices = true);
+  bool holds_matrices() const { return matrices_; }
 
   const ModelConfig& config() const { return config_; }
   const std::vector<TensorSpec>& specs() const { return specs_; }
@@ -65,7 +73,7 @@ class Weights {
   float* tensor(const std::string& name);
   const float* tensor(const std::string& name) const;
 
-  const float* embedding() const;       // [V, C]
+  const float* embedding() const;       // [V, C], or null when a Matrices holds it
   const float* positions() const;       // [max_seq_len, C] learned positions, or null
   LayerView layer(int l) const;
   const float* final_norm() const;      // [C]
@@ -80,6 +88,7 @@ class Weights {
 
  private:
   ModelConfig config_;
+  bool matrices_ = true;
   std::vector<TensorSpec> specs_;
   std::vector<float> buffer_;
   const float* at(const std::string& name) const;  // tensor by name, or null

@@ -125,6 +125,72 @@ async function collect(reader, total, { signal, onChunk, what, url }) {
   return out;
 }
 
+export const isBlob = (x) => typeof Blob === 'function' && x instanceof Blob;
+
+// A weights file for the core to read in parts (the formats that stream: wasm/bindings/load.cpp JsSource):
+// { size, name, read(offset, length) -> Uint8Array, failure, close() }, from a Blob (a page's File) or, in Node, a
+// file: URL. A worker reads a Blob's parts as they are asked for (FileReaderSync); where there are no
+// synchronous reads (a page's main thread, Node) the Blob is read once, in JS. onChunk(n, size) reports the bytes
+// up to the furthest part read. An error (or an abort) while reading is kept in `failure` and the read answers
+// null, which the core reports as a failed read; the caller throws `failure`.
+export async function openParts(source, { signal, onChunk = () => {}, what = 'loadModel' } = {}) {
+  throwIfAborted(signal, what);
+  let size;
+  let readRange;
+  let close = () => {};
+  if (isBlob(source)) {
+    size = source.size;
+    if (typeof FileReaderSync === 'function') {
+      const files = new FileReaderSync();
+      readRange = (at, n) => new Uint8Array(files.readAsArrayBuffer(source.slice(at, at + n)));
+    } else {
+      let bytes;
+      try {
+        bytes = new Uint8Array(await source.arrayBuffer());
+      } catch (e) {
+        throw coded(CODES.FETCH_FAILED, `${what}: the file could not be read (${e.message})`, { cause: e });
+      }
+      readRange = (at, n) => bytes.subarray(at, at + n);
+    }
+  } else {
+    const file = (await nodeHost())?.openParts?.(source, what);
+    if (!file) throw coded(CODES.BAD_ARGUMENT, `${what}: only a Blob or, in Node, a file is read in parts`, { type: TypeError });
+    ({ size, read: readRange, close } = file);
+  }
+  let reached = 0;
+  onChunk(0, size);
+  const reader = {
+    size,
+    name: isBlob(source) ? source.name ?? 'the file' : source instanceof URL && source.protocol === 'file:' ? decodeURIComponent(source.pathname) : String(source),
+    failure: null,
+    read(at, n) {
+      if (reader.failure) return null;
+      try {
+        throwIfAborted(signal, what);
+        const bytes = readRange(at, n);
+        if (bytes.length !== n) {  // a part of a File moved or changed since it was picked reads short
+          throw coded(CODES.FETCH_FAILED, `${what}: ${reader.name} gave ${bytes.length} bytes where ${n} were asked (at byte ${at}); was it moved or changed while it was read?`);
+        }
+        if (at + n > reached) {
+          onChunk(at + n - reached, size);
+          reached = at + n;
+        }
+        return bytes;
+      } catch (e) {
+        reader.failure = e.code ? e : coded(CODES.FETCH_FAILED, `${what}: reading the weights failed (${e.message})`, { cause: e });
+        return null;
+      }
+    },
+    close() {
+      if (reached < 0) return;  // closed
+      if (reached < size && !reader.failure) onChunk(size - reached, size);  // parts not needed (rows past the context)
+      reached = -1;
+      close();
+    },
+  };
+  return reader;
+}
+
 // One progress report for several files read at once: onProgress({ loaded, total }). total is null until every
 // file has started; then the sum of the sizes known in advance plus the bytes so far of files whose size is
 // not (a compressed response), so loaded never passes total and both end at the bytes read.

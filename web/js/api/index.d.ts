@@ -278,14 +278,17 @@ export interface ModelConfig {
 }
 
 export type Bytes = Uint8Array | ArrayBuffer;
+/** a file's bytes, or a Blob/File: GGUF and Hugging Face safetensors weights given as a Blob are read in parts,
+ * never whole; a Blob for any other file is read whole */
+export type FileBytes = Bytes | Blob;
 export type ModelSource =
   | string
   | URL
-  | Bytes
-  | { weights: Bytes; config: string | ModelConfig; tokenizer: string | object }
+  | FileBytes
+  | { weights: FileBytes; config: string | ModelConfig | FileBytes; tokenizer: string | object | FileBytes }
   /** a sharded checkpoint: model.safetensors.index.json and the shards its weight_map names, by file name */
-  | { index: string | object | Bytes; shards: { name: string; bytes: Bytes }[] | Record<string, Bytes>; config: string | object; tokenizer: string | object }
-  | { checkpoint: Bytes; tokenizer: Bytes };
+  | { index: string | object | FileBytes; shards: { name: string; bytes: FileBytes }[] | Record<string, FileBytes>; config: string | object | FileBytes; tokenizer: string | object | FileBytes }
+  | { checkpoint: FileBytes; tokenizer: FileBytes };
 /** What modelFormats() lists. */
 export interface ModelFormats {
   /** in the order the core tries them */
@@ -298,6 +301,8 @@ export interface ModelFormats {
     weights: string;
     /** whether config.json is one of its files */
     config: boolean;
+    /** whether its weights are read in parts (a path in Node, or a Blob): GGUF and Hugging Face folders */
+    streams: boolean;
     /** the tokenizer's file name beside the weights ("" when the weights file holds it) */
     tokenizer: string;
   }[];
@@ -309,9 +314,9 @@ export interface ModelFormats {
 export type WeightStorage = 'f32' | 'f16' | 'q8';
 export interface LoadModelOptions {
   /** tokenizer.json (bundles) or the tokenizer .bin (llama2.c): location, text/object or bytes */
-  tokenizer?: string | URL | Bytes | object;
+  tokenizer?: string | URL | FileBytes | object;
   /** config.json for safetensors bytes or a lone .safetensors file: location, text or object */
-  config?: string | URL | ModelConfig;
+  config?: string | URL | ModelConfig | Blob;
   /**
    * how the weight matrices are held for the products: 'f32' (as read), 'f16' (IEEE half, half the bytes) or
    * 'q8' (blocks of 32 int8 with a scale each, about a quarter); chosen once at load. Default: 'f32', except for

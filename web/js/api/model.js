@@ -6,7 +6,7 @@
 // arrays in and out. Not here: knowing the formats (the core's modelFormats() lists them), reading files
 // (files.js), the attention functions (index.js), any computation, the worker protocol (web/js/worker).
 import { abortError, CODES, coded, throwIfAborted } from './errors.js';
-import { exists, IN_NODE, locate, progressOver, readBytes } from './files.js';
+import { exists, IN_NODE, isBlob, locate, openParts, progressOver, readBytes, tooLarge } from './files.js';
 import { idList, numberArg, options } from './options.js';
 import { badArgument, checked, LoadedModel } from './loaded-model.js';
 import { WindowModel } from './window-model.js';
@@ -57,7 +57,7 @@ function shardedWeights(index, shards) {
   if (!list?.length) throw badArgument('loadModel: shards must be a non-empty array of { name, bytes } or an object of name -> bytes');
   return {
     index: asJsonText(index, 'index'),
-    shards: list.map((s) => ({ name: String(s?.name), bytes: asBytes(s?.bytes, `shard ${s?.name}`) })),
+    shards: list.map((s) => ({ name: String(s?.name), bytes: isReader(s?.bytes) ? s.bytes : asBytes(s?.bytes, `shard ${s?.name}`) })),
   };
 }
 
@@ -82,11 +82,43 @@ function shardNames(indexText) {
 // The format whose weights file a path names by its extension (the core's list), or undefined.
 const formatOfPath = (formats, path) => formats.find((f) => path.toLowerCase().endsWith(f.weights));
 
+// A Blob (a page's File) given for a file other than the weights, read: a config, a tokenizer, a shard.
+const blobRead = async (x) => (isBlob(x) ? new Uint8Array(await x.arrayBuffer()) : x);
+
+// The readers of parts among the weights the core is given (one file, or a sharded checkpoint's shards).
+const isReader = (x) => typeof x?.read === 'function' && typeof x?.size === 'number';
+const readersOf = (weights) => (isReader(weights) ? [weights] : (weights?.shards ?? []).map((s) => s?.bytes).filter(isReader));
+
 // Any source -> the files the core's loader reads: { weights, config (text, or undefined), tokenizer (bytes) }.
-// Which format they are is the core's to tell; here only which files to read.
+// Which format they are is the core's to tell; here only which files to read. Weights given as a Blob (a page's
+// File), and a Node file of a format that streams, go to the core as a reader of parts (files.js openParts).
 async function resolveSource(source, opts, base, formats) {
   const { signal } = opts;
   const read = (url, track) => readBytes(url, { signal, onChunk: track?.(url.href) });
+  const parts = (where) => openParts(where, { signal, onChunk: progressOver(1, opts.onProgress)(String(where.name ?? where)) });
+  // a Blob (a page's File) for the weights goes to the core as a reader of parts; Blobs for the other files are
+  // read whole here
+  let weightsBlob = null;
+  if (isBlob(source)) {
+    weightsBlob = source;
+    source = new Uint8Array(0);
+  } else if (source && typeof source === 'object' && !(source instanceof URL) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
+    // shards given as Blobs are read in parts too
+    const shardParts = (x) => (isBlob(x) ? openParts(x, { signal, onChunk: progressOver(1, opts.onProgress)(String(x.name)) }) : x);
+    const shards = Array.isArray(source.shards) ? await Promise.all(source.shards.map(async (sh) => ({ ...sh, bytes: await shardParts(sh?.bytes) })))
+      : source.shards && typeof source.shards === 'object'
+        ? Object.fromEntries(await Promise.all(Object.entries(source.shards).map(async ([k, v]) => [k, await shardParts(v)]))) : source.shards;
+    source = {
+      ...source, index: await blobRead(source.index), config: await blobRead(source.config),
+      tokenizer: await blobRead(source.tokenizer), shards,
+    };
+    if (isBlob(source.weights ?? source.checkpoint)) {
+      weightsBlob = source.weights ?? source.checkpoint;
+      source = { ...source, weights: new Uint8Array(0), checkpoint: undefined };
+    }
+  }
+  opts = { ...opts, tokenizer: await blobRead(opts.tokenizer), config: await blobRead(opts.config) };
+  const inParts = async (f) => (weightsBlob ? { ...f, weights: await parts(weightsBlob) } : f);
   const extra = async (value, what, reader) => {
     if (value === undefined) return undefined;
     const isJson = typeof value === 'string' && value.trimStart().startsWith('{');
@@ -96,7 +128,7 @@ async function resolveSource(source, opts, base, formats) {
   let config = await extra(opts.config, 'config', async (u) => decodeText(await read(u)));
   // bytes without a tokenizer: the core tells from them whether they hold their own (a GGUF) or need one
   const files = (weights, cfg, tok) => ({
-    weights: weights.shards ? weights : asBytes(weights, 'the model'),
+    weights: weights.shards || isReader(weights) ? weights : asBytes(weights, 'the model'),
     config: cfg === undefined ? undefined : asJsonText(cfg, 'config'),
     tokenizer: tok === undefined ? new Uint8Array(0) : tokenizerBytes(tok),
     bytes: true,   // given as bytes: a file the format needs and the caller left out is an argument to pass
@@ -104,9 +136,9 @@ async function resolveSource(source, opts, base, formats) {
   if (source && typeof source === 'object' && !(source instanceof URL) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
     const weights = source.shards !== undefined ? shardedWeights(source.index, source.shards) : source.weights ?? source.checkpoint;
     if (!weights) throw badArgument('loadModel: an object source needs { weights, config, tokenizer }, { index, shards, config, tokenizer } or { checkpoint, tokenizer }');
-    return files(weights, source.config ?? config, source.tokenizer ?? tokenizer);
+    return inParts(files(weights, source.config ?? config, source.tokenizer ?? tokenizer));
   }
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return files(source, config, tokenizer);
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return inParts(files(source, config, tokenizer));
   const named = typeof source === 'string' && NAME.test(source) && !formatOfPath(formats, source);
   const url = named ? await bundledFolder(source, base) : await locate(source, 'the model');
   // a weights file of a format (its config.json and tokenizer beside it, as the format has them), a sharded
@@ -127,16 +159,26 @@ async function resolveSource(source, opts, base, formats) {
   const index = sharded ? decodeText(await read(weightsUrl)) : undefined;
   const shards = sharded ? shardNames(index) : [];
   const track = progressOver((sharded ? shards.length : 1) + needConfig + needTokenizer, opts.onProgress);
-  const readShards = async () => ({
-    index, shards: await Promise.all(shards.map(async (name) => ({ name, bytes: await read(new URL(name, folder), track) }))),
-  });
+  // in Node, a weights file whose extension a format that streams has is read in parts as the core asks
+  const streams = (u) => IN_NODE && u.protocol === 'file:' && formats.some((f) => f.streams && u.pathname.toLowerCase().endsWith(f.weights));
+  const readWeights = (u) => (streams(u) ? openParts(u, { signal, onChunk: track(u.href) }) : read(u, track));
+  const readShards = async () => {
+    const got = await Promise.allSettled(shards.map(async (name) => ({ name, bytes: await readWeights(new URL(name, folder)) })));
+    const failed = got.find((r) => r.status === 'rejected');
+    if (failed) {  // the shards opened in parts are closed again
+      got.forEach((r) => r.value?.bytes?.close?.());
+      throw failed.reason;
+    }
+    return { index, shards: got.map((r) => r.value) };
+  };
   const settled = await Promise.allSettled([
-    sharded ? readShards() : read(weightsUrl, track),
+    sharded ? readShards() : readWeights(weightsUrl),
     needConfig ? read(new URL(BUNDLE_FILES.config, folder), track).then(decodeText) : config,
     needTokenizer ? read(new URL(tokenizerName, folder), track) : tokenizer,
   ]);
-  throwIfAborted(signal, 'loadModel');
   const failed = settled.find((r) => r.status === 'rejected');
+  if (failed || signal?.aborted) readersOf(settled[0].value).forEach((r) => r.close());
+  throwIfAborted(signal, 'loadModel');
   if (failed) throw failed.reason;
   const [weights, configText, tok] = settled.map((r) => r.value);
   return files(weights, configText, tok);
@@ -272,8 +314,17 @@ export function modelApi(M, base) {
       if (o.onProgress !== undefined && typeof o.onProgress !== 'function') throw badArgument('loadModel: onProgress must be a function');
       if (o.signal !== undefined && typeof o.signal?.aborted !== 'boolean') throw badArgument('loadModel: signal must be an AbortSignal');
       const files = await resolveSource(source, o, base, formats);
-      throwIfAborted(o.signal, 'loadModel');
-      const info = M.modelLoad(files.weights, files.config, files.tokenizer, o.weights ?? null);
+      const readers = readersOf(files.weights);
+      let info;
+      try {
+        throwIfAborted(o.signal, 'loadModel');
+        info = M.modelLoad(files.weights, files.config, files.tokenizer, o.weights ?? null);
+      } finally {
+        readers.forEach((r) => r.close());
+      }
+      const failure = readers.find((r) => r.failure)?.failure;
+      if (info instanceof Error && failure) throw failure;
+      if (info instanceof Error && info.tooLarge) throw tooLarge('loadModel', readers[0]?.name ?? 'the weights file', info.tooLarge);
       if (info instanceof Error) {
         // the core names the file that did not come (info.missing: "config.json" or "tokenizer"); with bytes the
         // caller passes it as an option

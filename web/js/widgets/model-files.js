@@ -1,8 +1,8 @@
 // Which files the reader dropped or picked make a model, by the core's list of formats (the API's
 // modelFormats().formats: each format's weights extension, whether config.json comes with it, its tokenizer's
 // file name). modelSource(files, formats) returns the source loadModel takes and a label, or throws an Error that
-// says what is missing; hint(formats) says what to pick. Pure: files are { name, bytes } (no File objects, no API),
-// so it runs in Node too. A sharded checkpoint is its shards with model.safetensors.index.json. Not the loader
+// says what is missing; hint(formats) says what to pick. Pure: files are { name, bytes } (bytes: a Uint8Array or a
+// File/Blob, passed on as they are; no API), so it runs in Node too. A sharded checkpoint is its shards with model.safetensors.index.json. Not the loader
 // (web/js/api/model.js), which tells the formats apart by content.
 
 // The most bytes of one model file the core reads (as web/js/api/files.js; widgets do not import the API).

@@ -56,21 +56,29 @@ export function modelPicker(widget) {
       error.textContent = `Could not load the model: ${err.message}`;
     }
   };
-  // A file over the limit is refused from its size, before it is read; one the browser cannot read (moved,
-  // a folder, no permission) is said so here, like a file that is not a model.
+  // A file over the limit of a format read whole is refused from its size, before it is read (a GGUF is read in
+  // parts, as the loader needs them: its limit is the model's memory, which the loader checks); one the browser
+  // cannot read is said so here, like a file that is not a model. The files go to the loader as they are (File
+  // objects, read in parts by the worker).
   const take = async (fileList) => {
     let picked;
     try {
-      const big = [...fileList].find((f) => f.size > MAX_FILE_BYTES);
+      const list = await knownFormats();
+      const streams = new Set(list.filter((f) => f.streams).map((f) => f.weights));
+      const big = [...fileList].find((f) => f.size > MAX_FILE_BYTES && ![...streams].some((e) => f.name.toLowerCase().endsWith(e)));
       if (big) throw new Error(`${big.name} is ${big.size} bytes; the most a model file may hold is ${MAX_FILE_BYTES} (1 GiB).`);
-      const read = async (f) => {
+      // each file's first byte read now: one the browser cannot read (moved, a folder, no permission) is named here.
+      // A file removed since it was picked has size 0 and its parts read as no bytes; read whole, it fails (an
+      // empty file reads whole at no cost)
+      const readable = async (f) => {
         try {
-          return { name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) };
+          if ((await f.slice(0, 1).arrayBuffer()).byteLength === 0) await f.arrayBuffer();
         } catch (err) {
           throw new Error(`${f.name} could not be read (${err.message}).`, { cause: err });
         }
+        return { name: f.name, bytes: f };
       };
-      picked = modelSource(await Promise.all([...fileList].map(read)), await knownFormats());
+      picked = modelSource(await Promise.all([...fileList].map(readable)), list);
     } catch (err) {
       status.textContent = '';
       error.textContent = err.message;

@@ -1,0 +1,68 @@
+// node:test tests of a GGUF read in parts by the core (web/js/api/files.js openParts): a file on disk (lb.loadModel
+// with its path) and a Blob (what a page's file picker gives) load into the model the file's bytes give, with
+// progress up to the file's size; an abort while the parts are read stops the load with an AbortError; a Blob of
+// a format read whole (a lookback bundle's weights) still loads. Not the reader's C++ side (tests/cpp/test_gguf.cpp).
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadLookback } from 'lookback';
+import { llamaGguf } from './gguf-writer.mjs';
+
+const CONFIG = {
+  arch: 'test', dim: 64, n_layers: 2, n_heads: 4, n_kv_heads: 2, head_dim: 16, hidden_dim: 4096, vocab_size: 12000,
+  max_seq_len: 64, norm_eps: 1e-5, rope_theta: 10000, rope_layout: 'adjacent', qk_norm: false, mlp: 'swiglu',
+  tied_embeddings: false, bos_id: 1, eos_id: 2,
+};
+const TOKENIZER = JSON.stringify({ type: 'byte-bpe', version: 1, vocab_size: 12000, bos_id: 0, eos_id: 1,
+  merges: Array.from({ length: 12000 - 258 }, (_, i) => [2 + (i % 256), 2 + Math.floor(i / 256)]) });
+const IDS = [1, 40, 77, 11999, 5, 40, 77, 12, 260, 3, 150, 40];
+
+const lb = await loadLookback();
+const dir = await mkdtemp(join(tmpdir(), 'lookback-gguf-parts-'));
+after(() => rm(dir, { recursive: true, force: true }));
+const weights = lb.randomWeights(CONFIG, { seed: 5 });
+const file = join(dir, 'x.gguf');
+await writeFile(file, llamaGguf(CONFIG, weights, 'Q8_0'));
+const bytes = new Uint8Array(await readFile(file));
+
+async function logitsOf(source, opts) {
+  const m = await lb.loadModel(source, opts);
+  try {
+    return m.forward(IDS).logits;
+  } finally {
+    m.dispose();
+  }
+}
+
+test('a GGUF on disk and as a Blob load in parts into the model its bytes give, with progress up to its size', async () => {
+  assert.ok(bytes.length > 3 * (1 << 20), `the file is ${bytes.length} bytes, larger than the first part read`);
+  const want = await logitsOf(bytes);
+  const reports = [];
+  assert.deepEqual(await logitsOf(file, { onProgress: (p) => reports.push(p) }), want);
+  assert.ok(reports.length > 2, 'reported as the parts were read');
+  assert.deepEqual(reports.at(-1), { loaded: bytes.length, total: bytes.length });
+  for (let i = 1; i < reports.length; ++i) assert.ok(reports[i].loaded >= reports[i - 1].loaded, 'progress never goes back');
+  assert.deepEqual(await logitsOf(new Blob([bytes])), want);
+  assert.deepEqual(await logitsOf({ weights: new Blob([bytes]) }), want);
+  assert.deepEqual(await logitsOf(file, { weights: 'f16' }), await logitsOf(bytes, { weights: 'f16' }));
+});
+
+test('an abort while a GGUF is read in parts stops the load with an AbortError', async () => {
+  const control = new AbortController();
+  let seen = 0;
+  const onProgress = ({ loaded }) => {
+    if (loaded > 0 && ++seen === 2) control.abort();
+  };
+  await assert.rejects(lb.loadModel(file, { signal: control.signal, onProgress }), (e) => e.name === 'AbortError' && e.code === 'LOOKBACK_ABORTED');
+  // the module is left as it was: the same file loads after
+  assert.equal((await logitsOf(file)).length, IDS.length * CONFIG.vocab_size);
+});
+
+test('a Blob of a format read whole (the weights of a lookback bundle) loads, with its config and tokenizer as Blobs', async () => {
+  const config = JSON.stringify({ ...CONFIG, bos_id: 0, eos_id: 1 });  // byte-bpe's marks
+  const want = await logitsOf({ weights, config, tokenizer: TOKENIZER });
+  const blob = (x) => new Blob([x]);
+  assert.deepEqual(await logitsOf({ weights: blob(weights), config: blob(config), tokenizer: blob(TOKENIZER) }), want);
+});
