@@ -5,14 +5,17 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <variant>
 
 #include "gguf_writer.hpp"
+#include "lookback/matvec.hpp"
 #include "model/ggml_types.hpp"
 #include "model/gguf.hpp"
 #include "model/load.hpp"
+#include "model/q4_ggml.hpp"
 #include "model/session.hpp"
 #include "model/sp_tokenizer.hpp"
 #include "model_fixtures.hpp"
@@ -177,7 +180,7 @@ TEST_CASE("a llama GGUF in F32 runs as its weights do; F16, BF16 and Q8_0 as the
   }
 }
 
-TEST_CASE("Q4_0, Q4_K, Q5_K and Q6_K matrices run as their decoded weights, also stored as q8") {
+TEST_CASE("Q4_0, Q4_K, Q5_K and Q6_K matrices run as their decoded weights, also stored as q8 and q4") {
   const ModelConfig c = gguf_test_config(256, 256);
   const Weights w = random_weights(c, 12);
   std::vector<std::string> pieces;
@@ -195,13 +198,18 @@ TEST_CASE("Q4_0, Q4_K, Q5_K and Q6_K matrices run as their decoded weights, also
     const auto have = logits_of(load(file).transformer, ids);
     const auto want = logits_of(std::make_shared<const Transformer>(Weights(expected)), ids);
     for (std::size_t i = 0; i < want.size(); ++i) REQUIRE(have[i] == want[i]);
+    const LoadedModel held = load(file, std::nullopt);  // the file's own storage: q4 for the 4-bit types, else q8
+    CHECK(held.transformer->matrices().format() == (type == 2 || type == 12 ? WeightFormat::q4 : WeightFormat::q8));
+    const auto q4 = logits_of(load(file, WeightFormat::q4).transformer, ids);
+    const auto want_q4 = logits_of(std::make_shared<const Transformer>(Weights(expected), WeightFormat::q4), ids);
+    for (std::size_t i = 0; i < want.size(); ++i) REQUIRE(q4[i] == want_q4[i]);
     const auto q8 = logits_of(load(file, WeightFormat::q8).transformer, ids);
     const auto want_q8 = logits_of(std::make_shared<const Transformer>(std::move(expected), WeightFormat::q8), ids);
     for (std::size_t i = 0; i < want.size(); ++i) REQUIRE(q8[i] == want_q8[i]);
   }
 }
 
-TEST_CASE("a GGUF's matrices are held as q8 when one is quantised, f16 when F16, else f32, unless the caller chooses") {
+TEST_CASE("a GGUF's matrices are held as q4 when one is Q4_0 or Q4_K, q8 when one is quantised otherwise, f16 when F16, else f32, unless the caller chooses") {
   const ModelConfig c = gguf_test_config(256, 256);
   const Weights w = random_weights(c, 13);
   std::vector<std::string> pieces;
@@ -211,7 +219,7 @@ TEST_CASE("a GGUF's matrices are held as q8 when one is quantised, f16 when F16,
   const std::vector<int> ids = random_ids(rng, 8, c.vocab_size, c.bos_id);
   const std::pair<std::uint32_t, WeightFormat> cases[] = {
       {0, WeightFormat::f32}, {1, WeightFormat::f16}, {30, WeightFormat::f32}, {8, WeightFormat::q8},
-      {2, WeightFormat::q8},  {12, WeightFormat::q8}, {13, WeightFormat::q8},  {14, WeightFormat::q8}};
+      {2, WeightFormat::q4},  {12, WeightFormat::q4}, {13, WeightFormat::q8},  {14, WeightFormat::q8}};
   for (const auto& one : cases) {
     const std::uint32_t type = one.first;  // (not a structured binding: CAPTURE's lambda cannot name one in C++17)
     const WeightFormat held = one.second;
@@ -376,4 +384,50 @@ TEST_CASE("damaged and unsupported GGUF files are refused with what is wrong") {
     q->dims = {q->dims[0] * q->dims[1]};  // the same elements as one row
     CHECK(refused(h).find("GGUF: tensor \"blk.0.attn_q.weight\" has dimensions [64]") == 0);
   }
+}
+
+namespace {
+
+// Random finite half bits: any sign, exponent 0..30 (subnormals and zero included).
+std::uint16_t random_half(Rng& rng) {
+  std::uint16_t h = std::uint16_t(rng.next());
+  if ((h & 0x7C00u) == 0x7C00u) h &= 0xBFFFu;
+  return h;
+}
+
+// N rows of K values of ggml type `type` (Q4_0 or Q4_K) from random bytes, their scales random finite halves.
+std::vector<std::uint8_t> random_q4_rows(std::uint32_t type, int N, int K, Rng& rng) {
+  const GgmlType& t = *ggml_type(type);
+  std::vector<std::uint8_t> raw(std::size_t(N) * K / t.block * t.block_bytes);
+  for (auto& byte : raw) byte = std::uint8_t(rng.next());
+  for (std::size_t b = 0; b < raw.size(); b += std::size_t(t.block_bytes))
+    for (int h = 0; h < (type == 12 ? 2 : 1); ++h) {
+      const std::uint16_t d = random_half(rng);
+      std::memcpy(&raw[b + 2 * h], &d, 2);
+    }
+  return raw;
+}
+
+}  // namespace
+
+TEST_CASE("q4_from_ggml holds Q4_0 and Q4_K blocks exactly: its Q4 matrix gives ggml's dequantized values") {
+  Rng rng(61);
+  for (std::uint32_t type : {2u, 12u})
+    for (int N : {1, 3, 4, 9}) {
+      const int K = type == 12 ? 512 : 96;
+      CAPTURE(ggml_type_name(type));
+      CAPTURE(N);
+      const std::vector<std::uint8_t> raw = random_q4_rows(type, N, K, rng);
+      std::vector<float> want(std::size_t(N) * K), have(want.size());
+      dequantize_ggml(*ggml_type(type), raw.data(), want.size(), want.data());
+      std::vector<std::uint8_t> q(q4_bytes(N, K));
+      q4_from_ggml(*ggml_type(type), raw.data(), N, K, q.data());
+      dequantize_q4(q.data(), N, K, have.data());
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        CAPTURE(i);
+        REQUIRE(have[i] == want[i]);  // the same value (a zero's sign may differ: d·q − 8·d against d·(q − 8))
+      }
+    }
+  CHECK_THROWS_AS(q4_from_ggml(*ggml_type(8), nullptr, 1, 32, nullptr), ModelError);
+  CHECK_THROWS_AS(q4_from_ggml(*ggml_type(12), nullptr, 1, 288, nullptr), ModelError);
 }

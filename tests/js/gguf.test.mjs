@@ -120,7 +120,7 @@ test('GGUF bytes load without { tokenizer }; the matrices are held as their type
   const plain = await lb.loadModel(llamaGguf(config, random));
   const want = plain.forward(IDS).logits;
   plain.dispose();
-  for (const [type, held, id] of [['F32', 'f32', 0], ['F16', 'f16', 1], ['Q8_0', 'q8', 8], ['Q4_0', 'q8', 2]]) {
+  for (const [type, held, id] of [['F32', 'f32', 0], ['F16', 'f16', 1], ['Q8_0', 'q8', 8], ['Q4_0', 'q4', 2]]) {
     const bytes = llamaGguf(config, random, type);
     const path = join(dir, `${type}.gguf`);
     await writeFile(path, bytes);

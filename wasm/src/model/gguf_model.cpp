@@ -257,14 +257,15 @@ std::vector<std::string> gguf_to_lookback_names(const std::string& name, const M
 }
 
 WeightFormat gguf_storage(const GgufFile& f) {
-  bool f16 = false;
+  bool f16 = false, quantized = false;
   for (const GgufTensor& t : f.tensors) {
     if (t.dims.size() != 2) continue;
+    if (t.type == 2 || t.type == 12) return WeightFormat::q4;  // Q4_0, Q4_K
     const GgmlType* type = ggml_type(t.type);
-    if (type && type->block > 1) return WeightFormat::q8;
+    quantized = quantized || (type && type->block > 1);
     f16 = f16 || t.type == 1;
   }
-  return f16 ? WeightFormat::f16 : WeightFormat::f32;
+  return quantized ? WeightFormat::q8 : f16 ? WeightFormat::f16 : WeightFormat::f32;
 }
 
 LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, std::optional<WeightFormat> format) {

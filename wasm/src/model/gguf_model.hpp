@@ -29,9 +29,11 @@ ModelConfig gguf_config(const GgufFile& f);
 // wv.bias}; empty when it has none.
 std::vector<std::string> gguf_to_lookback_names(const std::string& gguf_name, const ModelConfig& c);
 
-// How a GGUF's matrices are held when the caller does not choose: q8 when any matrix (2-D tensor) is quantized
-// (Q8_0 runs on the q8 path as it is; Q4_0, Q4_K, Q5_K and Q6_K are held as q8: its products read half of
-// f16's bytes and ran faster, see the models page), else f16 when any is F16, else f32 (F32, BF16).
+// How a GGUF's matrices are held when the caller does not choose: q4 when any matrix (2-D tensor) is Q4_0 or
+// Q4_K (a file quantised to 4 bits; its other matrices, such as the Q6_K or Q8_0 ones llama.cpp mixes in, are held
+// as q4 too), else q8 when any is quantized (Q8_0 runs on the q8 path as it is; Q5_K and Q6_K are held as q8: its
+// products read half of f16's bytes and ran faster, see the models page), else f16 when any is F16, else f32
+// (F32, BF16).
 WeightFormat gguf_storage(const GgufFile& f);
 
 LoadedModel load_gguf(const std::uint8_t* bytes, std::size_t size, std::optional<WeightFormat> format = std::nullopt);

@@ -1,5 +1,5 @@
 // Building the Transformer's matrices in their load-time format (float32 packed for the GEMM, conversion to
-// float16 or Q8 blocks: once)
+// float16, Q8 or Q4 blocks: once)
 // and the product dispatch: matvec kernels for few rows, the packed GEMM for many. Not here: the kernels.
 #include "model/matrices.hpp"
 
@@ -28,18 +28,26 @@ void rows_to_float(const Matrix& W, int n0, int rows, float* out) {
     for (std::size_t i = 0; i < rows * K; ++i) out[i] = half_to_float(h[i]);
     return;
   }
+  if (W.format == WeightFormat::q4) return dequantize_q4(q4_rows(W.q4, W.K, n0), rows, W.K, out);  // n0: see below
   dequantize_q8(q8_rows(W.q8, W.K, n0), rows, W.K, out);  // n0: a multiple of the chunk, itself of 16
 }
 
 }  // namespace
 
 const std::vector<WeightFormat>& weight_formats() {
-  static const std::vector<WeightFormat> all = {WeightFormat::f32, WeightFormat::f16, WeightFormat::q8};
+  static const std::vector<WeightFormat> all = {WeightFormat::f32, WeightFormat::f16, WeightFormat::q8,
+                                                WeightFormat::q4};
   return all;
 }
 
 const char* weight_format_name(WeightFormat f) {
-  return f == WeightFormat::f32 ? "f32" : f == WeightFormat::f16 ? "f16" : "q8";
+  switch (f) {
+    case WeightFormat::f32: return "f32";
+    case WeightFormat::f16: return "f16";
+    case WeightFormat::q8: return "q8";
+    case WeightFormat::q4: return "q4";
+  }
+  return "?";
 }
 
 WeightFormat weight_format(const std::string& name) {
@@ -61,6 +69,7 @@ void product(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx
       case WeightFormat::f32: return matvec_split(x, T, W.K, W.f32, W.N, y, acc, ldx, ldy, W.stream);
       case WeightFormat::f16: return matvec_f16_split(x, T, W.K, W.f16, W.N, y, acc, ldx, ldy, W.stream);
       case WeightFormat::q8: return matvec_q8_split(x, T, W.K, W.q8, W.N, y, acc, ldx, ldy);
+      case WeightFormat::q4: return matvec_q4_split(x, T, W.K, W.q4, W.N, y, acc, ldx, ldy);
     }
   }
   if (W.format == WeightFormat::f32) return gemm_packed_split(T, W.N, W.K, x, ldx, W.packed, y, ldy, acc);
@@ -114,8 +123,25 @@ Matrix Matrices::add(const float* w, int N, int K) {
       bytes_ += q8_bytes(N, K);
       break;
     }
+    case WeightFormat::q4: {
+      const std::size_t at = q4_.size();
+      q4_.resize(at + q4_bytes(N, K));
+      quantize_q4(w, N, K, q4_.data() + at);
+      bytes_ += q4_bytes(N, K);
+      break;
+    }
   }
   return m;
+}
+
+std::size_t Matrices::offset() const {
+  switch (format_) {
+    case WeightFormat::f32: return packed_.size();
+    case WeightFormat::f16: return f16_.size();
+    case WeightFormat::q8: return q8_.size();
+    case WeightFormat::q4: return q4_.size();
+  }
+  return 0;
 }
 
 Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
@@ -129,20 +155,21 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
   };
   std::vector<Pending> pending;
   auto put = [&](Matrix& m, const float* src, int N, int K, const float* bias = nullptr) {
-    const std::size_t at = format_ == WeightFormat::f32 ? packed_.size() : format_ == WeightFormat::f16 ? f16_.size() : q8_.size();
+    const std::size_t at = offset();
     m = add(src, N, K);
     m.bias = bias;
     pending.push_back({&m, at});
   };
-  std::size_t total = 0, q8 = 0, packed = 0;  // elements, Q8 bytes and packed floats, to allocate once
+  std::size_t total = 0, q8 = 0, q4 = 0, packed = 0;  // elements, Q8 and Q4 bytes, packed floats: allocated once
   auto count = [&](int N, int K) {
-    total += std::size_t(N) * K, q8 += q8_bytes(N, K), packed += packed_b_floats(K, N);
+    total += std::size_t(N) * K, q8 += q8_bytes(N, K), q4 += q4_bytes(N, K), packed += packed_b_floats(K, N);
   };
   for (int l = 0; l < c.n_layers; ++l) count(QKV, C), count(C, HD), count(F13, C), count(C, F);
   count(c.vocab_size, C);
   if (format_ == WeightFormat::f32) packed_.reserve(packed);
   if (format_ == WeightFormat::f16) f16_.reserve(total);
   if (format_ == WeightFormat::q8) q8_.reserve(q8);
+  if (format_ == WeightFormat::q4) q4_.reserve(q4);
   layers_.resize(std::size_t(c.n_layers));
   for (int l = 0; l < c.n_layers; ++l) {
     const LayerView v = w.layer(l);
@@ -153,10 +180,11 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
   }
   put(classifier_, w.classifier(), c.vocab_size, C);
   for (const Pending& p : pending) {
-    p.m->stream = format_ != WeightFormat::q8 && bytes_ > kStreamBytes;
+    p.m->stream = (format_ == WeightFormat::f32 || format_ == WeightFormat::f16) && bytes_ > kStreamBytes;
     if (format_ == WeightFormat::f32) p.m->packed = packed_.data() + p.at;
     if (format_ == WeightFormat::f16) p.m->f16 = f16_.data() + p.at;
     if (format_ == WeightFormat::q8) p.m->q8 = q8_.data() + p.at;
+    if (format_ == WeightFormat::q4) p.m->q4 = q4_.data() + p.at;
   }
 }
 

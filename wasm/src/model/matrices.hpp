@@ -1,5 +1,5 @@
 // The weight matrices of a Transformer in the form its products read, chosen once at load: float32 (views of
-// the Weights buffer for few rows, plus a copy packed once for the GEMM), float16 or Q8 blocks (copies made once;
+// the Weights buffer for few rows, plus a copy packed once for the GEMM), float16, Q8 or Q4 blocks (copies made once;
 // see lookback/matvec.hpp), and the one product every linear layer goes through. Not here: the other tensors
 // (norms, embedding rows: Weights) or the forward pass (session.cpp).
 // Letters: T rows of x, K input width, N output width.
@@ -13,11 +13,11 @@
 
 namespace lookback {
 
-enum class WeightFormat { f32, f16, q8 };
+enum class WeightFormat { f32, f16, q8, q4 };
 
 // Every weight storage, the one list (bindings, API, CLI and tools read it).
 const std::vector<WeightFormat>& weight_formats();
-// "f32" | "f16" | "q8" (ModelError naming the list otherwise) and back.
+// "f32" | "f16" | "q8" | "q4" (ModelError naming the list otherwise) and back.
 WeightFormat weight_format(const std::string& name);
 const char* weight_format_name(WeightFormat f);
 
@@ -28,6 +28,7 @@ struct Matrix {
   const float* f32 = nullptr;         // [N, K]
   const std::uint16_t* f16 = nullptr; // [N, K] halves
   const std::int8_t* q8 = nullptr;    // q8_bytes(N, K): groups of four rows, scales inline (lookback/matvec.hpp)
+  const std::uint8_t* q4 = nullptr;   // q4_bytes(N, K): groups of four rows, scales and mins inline (matvec.hpp)
   bool stream = false;                // f32, f16: few-row products read one weight row at a time (matvec.hpp)
   const float* packed = nullptr;      // f32: the matrix in the packed GEMM's panels (lookback/packed_gemm.hpp)
   const float* bias = nullptr;        // [N] float32 in every format (a view of the Weights buffer), or null
@@ -35,7 +36,7 @@ struct Matrix {
 
 // Matrices above this many bytes in all (in their format) come from memory, not cache, at each decoding step
 // (measured here: Sprout's 7.9 MB of float32 weights decode about 1.7x faster streamed): their few-row products
-// in f32 and f16 stream one weight row at a time (Q8 matrices are laid out to be read as one stream anyway).
+// in f32 and f16 stream one weight row at a time (Q8 and Q4 matrices are laid out to be read as one stream anyway).
 constexpr std::size_t kStreamBytes = std::size_t(4) << 20;
 
 // y[T,N] (+)= x[T,K] · Wᵀ (+ bias on every row) (row strides ldx, ldy; 0 = dense). Up to kMatvecRows rows read each weight once
@@ -62,6 +63,7 @@ class Matrices {
 
  private:
   Matrix add(const float* w, int N, int K);
+  std::size_t offset() const;  // where the next matrix goes in this format's buffer
 
   WeightFormat format_;
   std::vector<Layer> layers_;
@@ -69,6 +71,7 @@ class Matrices {
   std::size_t bytes_ = 0;
   std::vector<std::uint16_t> f16_;
   std::vector<std::int8_t> q8_;
+  std::vector<std::uint8_t> q4_;
   std::vector<float> packed_;  // f32: every matrix in the packed GEMM's panels, one after another
 };
 
