@@ -135,14 +135,20 @@ void group_rows(const XRow& x, int Kb, const std::uint8_t* g, int R, float* y, b
 
 void dequantize_q4(const std::uint8_t* q, int N, int K, float* out) {
   const int Kb = q4_blocks(K);
-  for (int n = 0; n < N; ++n)
-    for (int b = 0; b < Kb; ++b) {
-      const Q4Offsets at = q4_offsets(N, K, n, b);
-      const float S = q4_float(q, at.scale), M = q4_float(q, at.min);
-      const int len = std::min(kQ4Block, K - b * kQ4Block);
-      float* o = out + std::size_t(n) * K + b * kQ4Block;
-      for (int i = 0; i < len; ++i) o[i] = S * float(q4_nibble(q + at.nibbles, i)) - M;
+  for (int n = 0; n < N; n += kQ4Rows) {
+    const int R = std::min(kQ4Rows, N - n);
+    const std::uint8_t* g = q4_rows(q, K, n);
+    for (int b = 0; b < Kb; ++b, g += R * kQ4BlockBytes) {
+      const int len = std::min(kQ4Block, K - b * kQ4Block), low = std::min(len, 16);
+      for (int r = 0; r < R; ++r) {
+        const float S = q4_float(g, 16 * R + 4 * r), M = q4_float(g, 20 * R + 4 * r);
+        const std::uint8_t* w = g + 16 * r;
+        float* o = out + std::size_t(n + r) * K + b * kQ4Block;
+        for (int i = 0; i < low; ++i) o[i] = S * float(w[i] & 15) - M;
+        for (int i = 16; i < len; ++i) o[i] = S * float(w[i - 16] >> 4) - M;
+      }
     }
+  }
 }
 
 void matvec_q4(const float* x, int M, int K, const std::uint8_t* q, int N, float* y, bool acc, int ldx, int ldy) {
