@@ -209,7 +209,7 @@ TEST_CASE("Q4_0, Q4_K, Q5_K and Q6_K matrices run as their decoded weights, also
   }
 }
 
-TEST_CASE("a GGUF's matrices are held as q4 when one is Q4_0 or Q4_K, q8 when one is quantised otherwise, f16 when F16, else f32, unless the caller chooses") {
+TEST_CASE("a GGUF's matrices are held as q4 if one is Q4_0/Q4_K, else q8 if quantised, f16 if F16, else f32, unless chosen") {
   const ModelConfig c = gguf_test_config(256, 256);
   const Weights w = random_weights(c, 13);
   std::vector<std::string> pieces;

@@ -285,7 +285,8 @@ TEST_CASE("matvec_q4 on hostile blocks: huge and tiny x blocks, zero blocks, nib
   for (int k = 0; k < K; ++k) w[std::size_t(3) * K + k] *= 1e-30f;                  // row 3: tiny weights
   for (int k = 0; k < K; ++k) w[std::size_t(4) * K + k] = k < 64 ? 3e4f : -3e4f;   // row 4: constant blocks
   const Matrix W(w, N, K);
-  for (int k = 0; k < K; ++k) CHECK(q4_nibble(W.q4.data() + q4_offsets(N, K, 1, k / 32).nibbles, k % 32) == (k % 2 ? 15 : 0));
+  for (int k = 0; k < K; ++k)
+    CHECK(q4_nibble(W.q4.data() + q4_offsets(N, K, 1, k / 32).nibbles, k % 32) == (k % 2 ? 15 : 0));
   std::vector<float> x = rng.vec(std::size_t(M) * (K + 3), -1, 1);
   for (int k = 0; k < 32; ++k) x[k] *= 1e20f;                                      // x row 0: a huge block,
   for (int k = 32; k < 64; ++k) x[k] *= 1e-20f;                                    //   a tiny one,
@@ -301,7 +302,7 @@ TEST_CASE("matvec_q4 on hostile blocks: huge and tiny x blocks, zero blocks, nib
   for (int n = 0; n < N; ++n) CHECK(y[std::size_t(1) * N + n] == 0.0f);  // zero x: zero, whatever the min
 }
 
-TEST_CASE("quantize_q4 keeps every weight within half a step of its block (w = S·q − M), and dequantize_q4 reads it") {
+TEST_CASE("quantize_q4 keeps every weight within half a step of its block (w = S·q − M); dequantize_q4 reads it") {
   Rng rng(43);
   for (int K : {1, 31, 33, 100, 273}) {
     const int N = 6;
@@ -335,7 +336,7 @@ TEST_CASE("Q4 stays near float: the product of a quantised matrix is within a fe
   for (int n = 0; n < N; ++n) CHECK(std::fabs(yq[n] - yf[n]) <= 1.5f);
 }
 
-TEST_CASE("Q4: the rows from a multiple of four on are a Q4 matrix themselves (q4_rows), as the chunked products read them") {
+TEST_CASE("Q4: the rows from a multiple of four on are a Q4 matrix themselves (q4_rows), as chunked products read them") {
   Rng rng(45);
   const int N = 11, K = 70;
   const auto w = rng.vec(std::size_t(N) * K);

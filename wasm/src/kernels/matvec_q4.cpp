@@ -1,9 +1,7 @@
-// Matrix-vector product on Q4 weights (lookback/matvec.hpp): each row of x is quantised per 32-wide block to
-// 8 bits (held in int16, in the order the nibbles unpack to, each times the factor its nibble keeps) with its
-// block sum, then each group of four weight rows takes integer dot products per block (WebAssembly: a row's 16
-// bytes read as eight int16 lanes, three nibbles of each masked in place and the top one shifted down, four
-// i32x4.dot_i16x8_s against x); the four rows' block sums are gathered into one vector and scaled once per block.
-// Natively a plain loop of the same arithmetic. Also the conversion back to floats. Not here: the quantiser
+// Matrix-vector product on Q4 weights (lookback/matvec.hpp): x quantised per 32-wide block to 8 bits (in int16, in
+// the nibbles' unpacked order, times the factor each nibble keeps), then per group of four weight rows and block
+// four i32x4.dot_i16x8_s a row on nibbles masked in place, the rows' sums gathered into one vector and scaled
+// once. Natively a plain loop of the same arithmetic. Also the conversion back to floats. Not here: the quantiser
 // (matvec_reference.cpp) or the layout (matvec.hpp).
 #include <algorithm>
 #include <cmath>
