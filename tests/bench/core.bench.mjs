@@ -4,7 +4,7 @@
 // B kept resident in each of the three libraries: backends.mjs setupResident); then the model
 // rows (model.mjs: a forward pass and a decoding step of Sprout and stories260K) and the model-level rows
 // against llama2.c's run.c in WebAssembly (decode.mjs: load, decode tok/s, prefill 128/256, for Sprout,
-// stories260K and random-weight stories15M/42M/110M shapes, in f32, f16 and q8 weights). Backends are
+// stories260K and random-weight stories15M/42M/110M shapes, in f32, f16, q8 and q4 weights). Backends are
 // interleaved round by round (the order rotates) and medians reported, so machine load affects all alike.
 // Every output is checked against a float64 reference; a wrong backend makes the run fail (exit 1).
 // Prints one table per case and writes .build/bench/results.json. A benchmark, not a test.

@@ -21,7 +21,7 @@ import { cpuMs, median } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const STORIES = `${root}shared/models/stories260K/`;
-const FORMATS = ['f32', 'f16', 'q8'];
+const FORMATS = ['f32', 'f16', 'q8', 'q4'];
 const STEPS = 128;
 const PREFILL = [128, 256];
 const PAIRS = 11;  // back-to-back pairs of one-thread and threaded prefill 128 (paired.mjs)
@@ -140,7 +140,7 @@ async function interleave(entries, rounds, samples, phase) {
   }
 }
 
-// Accuracy of f16 and q8 against f32: max |Δ logit| over a 256-token greedy text of the f32 model
+// Accuracy of f16, q8 and q4 against f32: max |Δ logit| over a 256-token greedy text of the f32 model
 // (teacher-forced), the share of its positions where the argmax agrees, and the first step at which greedy
 // generation of 256 tokens departs from f32's.
 function accuracy(handles) {
@@ -205,11 +205,11 @@ async function ortCheck({ ort, session, config }, model, greedy) {
   return r;
 }
 
-// Models above this many parameters load one weight format at a time (three at once would not fit the
+// Models above this many parameters load one weight format at a time (all at once would not fit the
 // module's 2 GB heap at the 110M shape); run.c then runs in the rounds of each.
 const ONE_FORMAT_AT_A_TIME = 50e6;
 
-// The threaded module runs these formats beside the one-thread module's three (its speed-up on this machine).
+// The threaded module runs these formats beside the one-thread module's four (its speed-up on this machine).
 const THREADED_FORMATS = ['f32', 'q8'];
 
 async function benchModel(lb, lbThreads, m, runcPath, rounds) {
@@ -332,6 +332,8 @@ function decodeTargets(rows) {
     if (big) {
       add(`decode ${row.name}, q8 vs run.c-wasm`, ['lookback q8', 'decode'], 1.8);
       add(`decode ${row.name}, f16 vs run.c-wasm`, ['lookback f16', 'decode'], 1.8);
+      const q4 = cell(row, 'lookback q4', 'decode'), q8 = cell(row, 'lookback q8', 'decode');
+      if (q4 && q8) out.push({ name: `decode ${row.name}, q4 vs own q8`, value: q4.tok_s / q8.tok_s, cpu_value: q4.cpu_tok_s / q8.cpu_tok_s, target: 1.6, unit: 'x', met: q4.tok_s / q8.tok_s >= 1.6 });
       add(`prefill 128 ${row.name}, f32 vs run.c-wasm's 128 steps`, ['lookback f32', 'prefill 128', 'decode'], 4);
       const a = cell(row, 'lookback f32', 'prefill 128'), o = peerCell(row, 'ort-web', 'prefill 128', a);
       if (a && o) out.push({ name: `prefill 128 ${row.name}, f32 vs onnxruntime-web on the same graph`, value: a.tok_s / o.tok_s, cpu_value: a.cpu_tok_s / o.cpu_tok_s, target: 1.5, unit: 'x', met: a.tok_s / o.tok_s >= 1.5 });

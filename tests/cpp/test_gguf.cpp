@@ -6,16 +6,19 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <variant>
 
 #include "gguf_writer.hpp"
+#include "lookback/matvec.hpp"
 #include "model/ggml_types.hpp"
 #include "model/gguf.hpp"
 #include "model/gguf_model.hpp"
 #include "model/matrices.hpp"
 #include "model/load.hpp"
+#include "model/q4_ggml.hpp"
 #include "model/session.hpp"
 #include "model/sp_tokenizer.hpp"
 #include "model_fixtures.hpp"
@@ -180,7 +183,7 @@ TEST_CASE("a llama GGUF in F32 runs as its weights do; F16, BF16 and Q8_0 as the
   }
 }
 
-TEST_CASE("Q4_0, Q4_K, Q5_K and Q6_K matrices run as their decoded weights, also stored as q8") {
+TEST_CASE("Q4_0, Q4_K, Q5_K and Q6_K matrices run as their decoded weights, also stored as q8 and q4") {
   const ModelConfig c = gguf_test_config(256, 256);
   const Weights w = random_weights(c, 12);
   std::vector<std::string> pieces;
@@ -198,6 +201,27 @@ TEST_CASE("Q4_0, Q4_K, Q5_K and Q6_K matrices run as their decoded weights, also
     const auto have = logits_of(load(file).transformer, ids);
     const auto want = logits_of(std::make_shared<const Transformer>(Weights(expected)), ids);
     for (std::size_t i = 0; i < want.size(); ++i) REQUIRE(have[i] == want[i]);
+    const LoadedModel held = load(file, std::nullopt);  // the file's own storage: q8 for every quantised type
+    CHECK(held.transformer->matrices().format() == WeightFormat::q8);
+    const LoadedModel q4 = load(file, WeightFormat::q4);
+    if (type == 2 || type == 12) {
+      // 4-bit blocks go into q4 as they are: every matrix gives back exactly the file's decoded weights
+      const Matrices& m = q4.transformer->matrices();
+      auto same = [&](const Matrix& M, const float* decoded) {
+        std::vector<float> back(std::size_t(M.N) * M.K);
+        dequantize_q4(M.q4, M.N, M.K, back.data());
+        for (std::size_t i = 0; i < back.size(); ++i) REQUIRE(back[i] == decoded[i]);
+      };
+      for (int l = 0; l < c.n_layers; ++l) {
+        const LayerView v = expected.layer(l);
+        same(m.layer(l).wqkv, v.wqkv), same(m.layer(l).wo, v.wo), same(m.layer(l).w13, v.w13), same(m.layer(l).w2, v.w2);
+      }
+      same(m.classifier(), expected.classifier());
+    } else {
+      const auto want_q4 = logits_of(std::make_shared<const Transformer>(Weights(expected), WeightFormat::q4), ids);
+      const auto got_q4 = logits_of(q4.transformer, ids);
+      for (std::size_t i = 0; i < want.size(); ++i) REQUIRE(got_q4[i] == want_q4[i]);
+    }
     const auto q8 = logits_of(load(file, WeightFormat::q8).transformer, ids);
     const auto want_q8 = logits_of(std::make_shared<const Transformer>(std::move(expected), WeightFormat::q8), ids);
     for (std::size_t i = 0; i < want.size(); ++i) REQUIRE(q8[i] == want_q8[i]);
@@ -403,6 +427,26 @@ GgufWriter plain_gguf(const Weights& w, std::uint32_t type) {
   return llama_gguf(w, pieces, scores, type);
 }
 
+// Random finite half bits: any sign, exponent 0..30 (subnormals and zero included).
+std::uint16_t random_half(Rng& rng) {
+  std::uint16_t h = std::uint16_t(rng.next());
+  if ((h & 0x7C00u) == 0x7C00u) h &= 0xBFFFu;
+  return h;
+}
+
+// N rows of K values of ggml type `type` (Q4_0 or Q4_K) from random bytes, their scales random finite halves.
+std::vector<std::uint8_t> random_q4_rows(std::uint32_t type, int N, int K, Rng& rng) {
+  const GgmlType& t = *ggml_type(type);
+  std::vector<std::uint8_t> raw(std::size_t(N) * K / t.block * t.block_bytes);
+  for (auto& byte : raw) byte = std::uint8_t(rng.next());
+  for (std::size_t b = 0; b < raw.size(); b += std::size_t(t.block_bytes))
+    for (int h = 0; h < (type == 12 ? 2 : 1); ++h) {
+      const std::uint16_t d = random_half(rng);
+      std::memcpy(&raw[b + 2 * h], &d, 2);
+    }
+  return raw;
+}
+
 }  // namespace
 
 TEST_CASE("a GGUF read in parts: front to back, never whole, into the model the whole file gives") {
@@ -421,7 +465,7 @@ TEST_CASE("a GGUF read in parts: front to back, never whole, into the model the 
         }
     const std::vector<std::uint8_t> file = g.bytes();
     REQUIRE(file.size() > 2 * kGgufHeadBytes);
-    for (WeightFormat held : {WeightFormat::f32, WeightFormat::f16, WeightFormat::q8}) {
+    for (WeightFormat held : {WeightFormat::f32, WeightFormat::f16, WeightFormat::q8, WeightFormat::q4}) {
       CAPTURE(weight_format_name(held));
       CountingSource source(file);
       const LoadedModel m = load_gguf(source, held, 0);
@@ -491,7 +535,7 @@ TEST_CASE("matrices filled in parts refuse unknown names, rows outside a tensor 
   CHECK(!is_matrix_tensor("tok_embeddings.weight"));
   CHECK(is_compact_tensor("tok_embeddings.weight"));
   CHECK(!is_compact_tensor("pos_embeddings.weight"));
-  for (WeightFormat f : {WeightFormat::f16, WeightFormat::q8}) {
+  for (WeightFormat f : {WeightFormat::f16, WeightFormat::q8, WeightFormat::q4}) {
     Matrices m(w, f, Matrices::Parts{});
     CHECK(m.bytes() == Matrices::bytes_for(c, f));
     const int HD = c.n_heads * c.head_dim;
@@ -504,4 +548,26 @@ TEST_CASE("matrices filled in parts refuse unknown names, rows outside a tensor 
     CHECK(error_of([&] { m.check_filled(); }).find("the weights for ") == 0);
   }
   CHECK(error_of([&] { Matrices(w, WeightFormat::f32, Matrices::Parts{}); }).find("not f32") != std::string::npos);
+}
+
+TEST_CASE("q4_from_ggml holds Q4_0 and Q4_K blocks exactly: its Q4 matrix gives ggml's dequantized values") {
+  Rng rng(61);
+  for (std::uint32_t type : {2u, 12u})
+    for (int N : {1, 3, 4, 9}) {
+      const int K = type == 12 ? 512 : 96;
+      CAPTURE(ggml_type_name(type));
+      CAPTURE(N);
+      const std::vector<std::uint8_t> raw = random_q4_rows(type, N, K, rng);
+      std::vector<float> want(std::size_t(N) * K), have(want.size());
+      dequantize_ggml(*ggml_type(type), raw.data(), want.size(), want.data());
+      std::vector<std::uint8_t> q(q4_bytes(N, K));
+      q4_from_ggml(*ggml_type(type), raw.data(), N, K, q.data());
+      dequantize_q4(q.data(), N, K, have.data());
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        CAPTURE(i);
+        REQUIRE(have[i] == want[i]);  // the same value (a zero's sign may differ: d·q − 8·d against d·(q − 8))
+      }
+    }
+  CHECK_THROWS_AS(q4_from_ggml(*ggml_type(8), nullptr, 1, 32, nullptr), ModelError);
+  CHECK_THROWS_AS(q4_from_ggml(*ggml_type(12), nullptr, 1, 288, nullptr), ModelError);
 }

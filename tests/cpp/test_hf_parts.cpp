@@ -87,7 +87,7 @@ TEST_CASE("a Hugging Face checkpoint read in parts, one file or shards, gives th
       sources.push_back(std::make_unique<Recorded>(cp.files[i]));
       in_parts.push_back({name, nullptr, 0, sources.back().get()});
     }
-    for (WeightFormat f : {WeightFormat::f32, WeightFormat::f16, WeightFormat::q8}) {
+    for (WeightFormat f : weight_formats()) {
       CAPTURE(weight_format_name(f));
       const LoadedModel a = load_hf_model(whole, cp.index, kConfig, tokenizer_json(), f);
       const LoadedModel b = load_hf_model(in_parts, cp.index, kConfig, tokenizer_json(), f, 1u << 30);

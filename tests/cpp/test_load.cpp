@@ -89,5 +89,5 @@ TEST_CASE("one list of formats and one of weight storages") {
   for (const ModelFormat& f : model_formats()) names.insert(f.name);
   CHECK(names.size() == model_formats().size());
   for (WeightFormat w : weight_formats()) CHECK(weight_format(weight_format_name(w)) == w);
-  CHECK_THROWS_WITH_AS(weight_format("int4"), "weights must be 'f32', 'f16' or 'q8' (got 'int4')", ModelError);
+  CHECK_THROWS_WITH_AS(weight_format("int4"), "weights must be 'f32', 'f16', 'q8' or 'q4' (got 'int4')", ModelError);
 }

@@ -206,7 +206,7 @@ TEST_CASE("weights with NaN or infinity are refused, naming the tensor and index
                        ModelError);
 }
 
-TEST_CASE("float16 and Q8 weights: every test shape's logits stay near float32's (biases added in float32)") {
+TEST_CASE("float16, Q8 and Q4 weights: every test shape's logits stay near float32's (biases added in float32)") {
   // the compact storages round the matrices only; their biases are views of the float32 weights
   Rng rng(26);
   for (const auto& nc : test_configs()) {
@@ -218,7 +218,9 @@ TEST_CASE("float16 and Q8 weights: every test shape's logits stay near float32's
     const auto want = exact.all_logits();
     double scale = 0;
     for (float v : want) scale = std::max(scale, double(std::fabs(v)));
-    for (const auto& storage : {std::pair{WeightFormat::f16, 2e-3}, std::pair{WeightFormat::q8, 3e-2}}) {
+    // Q4: a weight moves by up to 1/30 of its block's range (uniform weights: about 1/60 of the largest on average)
+    for (const auto& storage : {std::pair{WeightFormat::f16, 2e-3}, std::pair{WeightFormat::q8, 3e-2},
+                                std::pair{WeightFormat::q4, 0.25}}) {
       const WeightFormat format = storage.first;
       const double tolerance = storage.second;
       Session s(std::make_shared<const Transformer>(Weights(w), format));

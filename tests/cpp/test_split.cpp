@@ -197,21 +197,26 @@ TEST_CASE("split matrix-vector products equal the plain ones bit for bit in ever
         for (std::size_t i = 0; i < W.size(); ++i) h[i] = float_to_half(W[i]);
         std::vector<std::int8_t> q(q8_bytes(N, K));
         quantize_q8(W.data(), N, K, q.data());
-        std::vector<float> f1 = y0, h1 = y0, q1 = y0, s1 = y0;
+        std::vector<std::uint8_t> q4(q4_bytes(N, K));
+        quantize_q4(W.data(), N, K, q4.data());
+        std::vector<float> f1 = y0, h1 = y0, q1 = y0, s1 = y0, p1 = y0;
         matvec(x.data(), M, K, W.data(), N, f1.data(), true);
         matvec(x.data(), M, K, W.data(), N, s1.data(), true, 0, 0, true);
         matvec_f16(x.data(), M, K, h.data(), N, h1.data(), false);
         matvec_q8(x.data(), M, K, q.data(), N, q1.data(), true);
+        matvec_q4(x.data(), M, K, q4.data(), N, p1.data(), true);
         with_threads(2, [&] {
-          std::vector<float> f2 = y0, h2 = y0, q2 = y0, s2 = y0;
+          std::vector<float> f2 = y0, h2 = y0, q2 = y0, s2 = y0, p2 = y0;
           matvec_split(x.data(), M, K, W.data(), N, f2.data(), true);
           matvec_split(x.data(), M, K, W.data(), N, s2.data(), true, 0, 0, true);
           matvec_f16_split(x.data(), M, K, h.data(), N, h2.data(), false);
           matvec_q8_split(x.data(), M, K, q.data(), N, q2.data(), true);
+          matvec_q4_split(x.data(), M, K, q4.data(), N, p2.data(), true);
           CHECK(same_bits(f1, f2));
           CHECK(same_bits(s1, s2));
           CHECK(same_bits(h1, h2));
           CHECK(same_bits(q1, q2));
+          CHECK(same_bits(p1, p2));
         });
       }
 }

@@ -102,7 +102,7 @@ test('--weights picks how the weights are stored, from the core\'s list', () => 
   assert.equal(JSON.parse(q8.stdout).length, 3);
   const bad = withModel('next', 'hi', '--weights', 'int4');
   assert.equal(bad.status, 1);
-  assert.match(bad.stderr, /^lookback: loadModel: weights must be 'f32', 'f16' or 'q8' \(got "int4"\)\n$/);
+  assert.match(bad.stderr, /^lookback: loadModel: weights must be 'f32', 'f16', 'q8' or 'q4' \(got "int4"\)\n$/);
 });
 
 test('bad input: non-zero exit and one line on stderr', () => {

@@ -39,7 +39,7 @@ const API = {
     [() => lb.loadModel('/no/such/dir/model.bin', { tokenizer: '/no/such/tok.bin' }), 'LOOKBACK_NOT_FOUND'],
     [() => lb.loadModel(WEIGHTS, { config: { ...CONFIG, dim: 32 }, tokenizer: TOKENIZER }), 'LOOKBACK_BAD_MODEL'],
     [() => lb.loadModel(WEIGHTS, { config: CONFIG, tokenizer: JSON.stringify({ model: { type: 'BPE' } }) }), 'LOOKBACK_UNSUPPORTED_FORMAT'],
-    [() => lb.loadModel(WEIGHTS, { config: CONFIG, tokenizer: TOKENIZER, weights: 'q4' }), BAD],
+    [() => lb.loadModel(WEIGHTS, { config: CONFIG, tokenizer: TOKENIZER, weights: 'q3' }), BAD],
     [() => lb.loadModel(WEIGHTS, { config: CONFIG, tokenizer: TOKENIZER, signal: AbortSignal.abort() }), 'LOOKBACK_ABORTED'],
     [() => lb.loadModel(WEIGHTS), BAD], [() => lb.loadModel({}), BAD], [() => lb.loadModel(7), BAD],
   ],

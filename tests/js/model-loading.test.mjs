@@ -59,7 +59,7 @@ test('errors carry a code and, where there is one, a cause', async () => {
 test('the core tells every format from the files: the same loadModel for a bundle, a lone file, bytes and a checkpoint', async () => {
   const { formats, weights, supported } = lb.modelFormats();
   assert.deepEqual(formats.map((f) => f.name), ['window', 'hf', 'lookback', 'gguf', 'llama2c']);
-  assert.deepEqual(weights, ['f32', 'f16', 'q8']);
+  assert.deepEqual(weights, ['f32', 'f16', 'q8', 'q4']);
   for (const f of formats) assert.ok(supported.includes(f.files), f.name);
   const stories = fileURLToPath(new URL('../../shared/models/stories260K/', import.meta.url));
   const cases = [['sprout', 'lookback'], ['window', 'window'], [join(dir, 'model.safetensors'), 'lookback'],

@@ -59,7 +59,7 @@ test('threads: gemm and a resident weight are the same bit for bit', () => {
 
 test('threads: Sprout gives the same logits, attention, text and head scores in every weight format', async () => {
   const text = 'Once upon a time, Mia found a red ball in the garden. She gave the ball to her brother Tom, and he';
-  for (const weights of ['f32', 'f16', 'q8']) {
+  for (const weights of ['f32', 'f16', 'q8', 'q4']) {
     const m1 = await one.loadModel('sprout', { weights }), m2 = await many.loadModel('sprout', { weights });
     const f1 = m1.forward(text, { attention: true }), f2 = m2.forward(text, { attention: true });
     assert.ok(sameBits(f1.logits, f2.logits), `${weights} logits`);

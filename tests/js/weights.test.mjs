@@ -1,4 +1,4 @@
-// node:test tests of the weight formats chosen at load (loadModel(src, { weights: 'f32' | 'f16' | 'q8' })) and
+// node:test tests of the weight formats chosen at load (loadModel(src, { weights: 'f32' | 'f16' | 'q8' | 'q4' })) and
 // of randomWeights' llama2.c output: compact formats stay near float32 on a random model, the few-row path
 // (decoding, matvec kernels) and the many-row path (GEMM on converted rows) agree within each format, bad
 // options say what is allowed, and stories260K (shared/models) keeps its greedy text in f16.
@@ -18,7 +18,7 @@ const CONFIG = {
 const TOKENIZER = JSON.stringify({ type: 'byte-bpe', version: 1, vocab_size: 258, bos_id: 0, eos_id: 1, merges: [] });
 const weights = lb.randomWeights(CONFIG, { seed: 5 });
 const load = (w) => lb.loadModel(weights, { config: CONFIG, tokenizer: TOKENIZER, weights: w });
-const models = { f32: await load('f32'), f16: await load('f16'), q8: await load('q8') };
+const models = { f32: await load('f32'), f16: await load('f16'), q8: await load('q8'), q4: await load('q4') };
 
 const STORIES = fileURLToPath(new URL('../../shared/models/stories260K/', import.meta.url));
 
@@ -43,6 +43,11 @@ test('f16 and q8 logits stay near f32 (f16 within 1%, q8 within 5% of the logit 
   assert.ok(maxDiff(models.f16.forward(ids).logits, ref) > 0, 'f16 is not a copy of f32');
 });
 
+test('q4 logits stay near f32 (within 25% of the logit range: a weight moves by up to 1/30 of its block range)', () => {
+  const ref = models.f32.forward(ids).logits;
+  assert.ok(maxDiff(models.q4.forward(ids).logits, ref) <= 0.25 * range(ref));
+});
+
 test('within a format, decoding token by token (matvec) agrees with one pass over the text (GEMM)', () => {
   for (const [f, m] of Object.entries(models)) {
     const all = m.forward(ids).logits;
@@ -50,15 +55,16 @@ test('within a format, decoding token by token (matvec) agrees with one pass ove
     for (let t = 1; t <= ids.length; t++) {
       const step = m.forward(ids.slice(0, t)).logits;  // reuses t-1 positions: one row through matvec
       const got = step.subarray((t - 1) * V, t * V), want = all.subarray((t - 1) * V, t * V);
-      const tol = (f === 'q8' ? 2e-3 : 2e-5) * (1 + range(want));
+      // q4's matvec rounds x to 8 bits per block (q8's to 16): its steps sit further from the float GEMM's
+      const tol = (f === 'q4' ? 2e-2 : f === 'q8' ? 2e-3 : 2e-5) * (1 + range(want));
       assert.ok(maxDiff(got, want) <= tol, `${f} position ${t - 1}: ${maxDiff(got, want)} > ${tol}`);
     }
   }
 });
 
 test('bad weights options and llama2.c outputs say what is allowed', async () => {
-  await assert.rejects(load('int4'), /weights must be 'f32', 'f16' or 'q8'/);
-  await assert.rejects(load(16), /weights must be 'f32', 'f16' or 'q8'/);
+  await assert.rejects(load('int4'), /weights must be 'f32', 'f16', 'q8' or 'q4'/);
+  await assert.rejects(load(16), /weights must be 'f32', 'f16', 'q8' or 'q4'/);
   assert.throws(() => lb.randomWeights(CONFIG, { format: 'onnx' }), /format must be 'safetensors' or 'llama2c'/);
   assert.throws(() => lb.randomWeights(CONFIG, { format: 'llama2c' }), /llama2.c runs only/);
   assert.throws(() => lb.randomWeights({ ...CONFIG, qk_norm: false, bos_id: 1, eos_id: 2 }, { format: 'llama2c', f16: true }), /float32 weights only/);

@@ -24,7 +24,7 @@ const char* kHelp = R"(usage: lookback-eval --sprout DIR [--window DIR] [options
   --head-texts N      of those, texts for the head habits (default 200)
   --probes N          probes of each kind (default 300)
   --repeats N         repeated random sequences for the induction test (default 100)
-  --weights F         the weight format Sprout runs in: f32 (default), f16 or q8 (the window model stays f32)
+  --weights F         the weight format Sprout runs in: f32 (default), f16, q8 or q4 (the window model stays f32)
   --out FILE          write the JSON there (default: standard output)
 )";
 

@@ -21,12 +21,14 @@ void gemm_nt_split(int M, int N, int K, const float* A, int lda, const float* B,
 // panels of B and C, from one A packed once and shared (gemm_packed_panels).
 void gemm_packed_split(int M, int N, int K, const float* A, int lda, const float* packed, float* C, int ldc,
                        bool accumulate);
-// matvec, matvec_f16, matvec_q8 (matvec.hpp) with the weight rows divided among the threads.
+// matvec, matvec_f16, matvec_q8, matvec_q4 (matvec.hpp) with the weight rows divided among the threads.
 void matvec_split(const float* x, int M, int K, const float* W, int N, float* y, bool accumulate, int ldx = 0,
                   int ldy = 0, bool stream = false);
 void matvec_f16_split(const float* x, int M, int K, const std::uint16_t* W, int N, float* y, bool accumulate,
                       int ldx = 0, int ldy = 0, bool stream = false);
 void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, int N, float* y, bool accumulate,
+                     int ldx = 0, int ldy = 0);
+void matvec_q4_split(const float* x, int M, int K, const std::uint8_t* q, int N, float* y, bool accumulate,
                      int ldx = 0, int ldy = 0);
 
 // fn(begin, end, context) on ranges of the rows [0, n) divided among the threads, each row about `work` operations

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "kernels/absmax.hpp"
 #include "lookback/matvec.hpp"
 
 #if defined(__wasm_simd128__)
@@ -26,11 +27,7 @@ bool quantize_row(const float* x, int K, std::int16_t* xq, float* xs) {
   for (int b = 0; b < Kb; ++b) {
     const float* xb = x + b * kQ8Block;
     const int len = std::min(kQ8Block, K - b * kQ8Block);
-    float amax = 0;
-    for (int i = 0; i < len; ++i) {
-      finite = finite && std::isfinite(xb[i]);
-      amax = std::max(amax, std::fabs(xb[i]));
-    }
+    const float amax = block_absmax(xb, len, finite);
     const float inv = amax > 0 && finite ? 32767.0f / amax : 0.0f;
     xs[b] = amax / 32767.0f;
     for (int i = 0; i < kQ8Block; ++i) xq[b * kQ8Block + i] = i < len ? std::int16_t(std::nearbyint(xb[i] * inv)) : 0;

@@ -192,13 +192,31 @@ void matvec_f16_split(const float* x, int M, int K, const std::uint16_t* W, int 
   });
 }
 
-void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, int N, float* y, bool acc, int ldx,
-                     int ldy) {
+namespace {
+
+// A block format's matvec over whole groups of `group` rows per part (each group on is a matrix of the format
+// itself, at rows_at(q, K, n0)).
+template <class T, class RowsAt, class Kernel>
+void grouped_matvec_split(const float* x, int M, int K, const T* q, int N, float* y, bool acc, int ldx, int ldy,
+                          int group, RowsAt rows_at, Kernel kernel) {
   if (!ldx) ldx = K;
   if (!ldy) ldy = N;
-  split(N, kQ8Rows, double(M) * K, [&](int n0, int n1) {  // whole groups of rows: each is a Q8 matrix itself
-    matvec_q8(x, M, K, q8_rows(q, K, n0), n1 - n0, y + n0, acc, ldx, ldy);
+  split(N, group, double(M) * K, [&](int n0, int n1) {
+    kernel(x, M, K, rows_at(q, K, n0), n1 - n0, y + n0, acc, ldx, ldy);
   });
+}
+
+}  // namespace
+
+void matvec_q8_split(const float* x, int M, int K, const std::int8_t* q, int N, float* y, bool acc, int ldx,
+                     int ldy) {
+  grouped_matvec_split(x, M, K, q, N, y, acc, ldx, ldy, kQ8Rows, q8_rows, matvec_q8);
+}
+
+void matvec_q4_split(const float* x, int M, int K, const std::uint8_t* q, int N, float* y, bool acc, int ldx,
+                     int ldy) {
+  grouped_matvec_split(x, M, K, q, N, y, acc, ldx, ldy, kQ4Rows,
+                       [](const std::uint8_t* p, int k, int n) { return q4_rows(p, k, n); }, matvec_q4);
 }
 
 void rows_split(int n, double work_per_row, RowsFn fn, void* context) {

@@ -33,17 +33,6 @@ float bf16(const std::uint8_t* p) {
   return f;
 }
 
-// The 6-bit scale and min of sub-block j of a Q4_K/Q5_K block's 12 scale bytes (ggml's get_scale_min_k4).
-void scale_min_k4(int j, const std::uint8_t* q, std::uint8_t* d, std::uint8_t* m) {
-  if (j < 4) {
-    *d = q[j] & 63;
-    *m = q[j + 4] & 63;
-  } else {
-    *d = std::uint8_t((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
-    *m = std::uint8_t((q[j + 4] >> 4) | ((q[j - 0] >> 6) << 4));
-  }
-}
-
 const GgmlType kTypes[] = {
     {0, "F32", 1, 4, nullptr},
     {1, "F16", 1, 2, nullptr},
@@ -56,6 +45,17 @@ const GgmlType kTypes[] = {
 };
 
 }  // namespace
+
+// The 6-bit scale and min of sub-block j of a Q4_K/Q5_K block's 12 scale bytes (ggml's get_scale_min_k4).
+void scale_min_k4(int j, const std::uint8_t* q, std::uint8_t* d, std::uint8_t* m) {
+  if (j < 4) {
+    *d = q[j] & 63;
+    *m = q[j + 4] & 63;
+  } else {
+    *d = std::uint8_t((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
+    *m = std::uint8_t((q[j + 4] >> 4) | ((q[j - 0] >> 6) << 4));
+  }
+}
 
 const GgmlType* ggml_type(std::uint32_t id) {
   for (const GgmlType& t : kTypes)

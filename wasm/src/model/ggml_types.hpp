@@ -26,6 +26,9 @@ std::string ggml_types_read();
 // n elements (a multiple of the type's block) of type t at `bytes` into out.
 void dequantize_ggml(const GgmlType& t, const std::uint8_t* bytes, std::size_t n, float* out);
 
+// The 6-bit scale and min of sub-block j (0..7) of a Q4_K/Q5_K block's 12 scale bytes (ggml's get_scale_min_k4).
+void scale_min_k4(int j, const std::uint8_t* q, std::uint8_t* d, std::uint8_t* m);
+
 // One block each (the decoders dequantize_ggml runs; exposed for tests against hand-computed blocks).
 void dequantize_q8_0_block(const std::uint8_t* b, float* y);  // 32 values from 34 bytes
 void dequantize_q4_0_block(const std::uint8_t* b, float* y);  // 32 values from 18 bytes

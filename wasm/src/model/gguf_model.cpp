@@ -15,6 +15,7 @@
 #include "model/hf_tokenizer.hpp"
 #include "model/load.hpp"      // UnsupportedFormat
 #include "model/matrices.hpp"
+#include "model/q4_ggml.hpp"
 #include "model/pretokenize.hpp"
 #include "model/sp_tokenizer.hpp"
 #include "model/tensor_names.hpp"
@@ -295,6 +296,19 @@ void route(const std::vector<Part>& parts, std::size_t lo, std::size_t hi, const
   }
 }
 
+// Rows r0..r0+n of a Q4_0/Q4_K tensor (raw blocks) to the parts they fall in, written straight into q4 matrices.
+void put_blocks(const std::vector<Part>& parts, std::size_t r0, std::size_t n, const std::uint8_t* raw, std::size_t row_bytes,
+                std::size_t K, const GgmlType& type, Matrices& m) {
+  for (const Part& p : parts) {
+    const std::size_t a = std::max(r0, p.start / K), b = std::min(r0 + n, (p.start + p.size) / K);
+    if (a >= b) continue;
+    const std::uint8_t* rows = raw + (a - r0) * row_bytes;
+    m.put_q4(p.name, int(a - p.start / K), int(b - a), [&](int n0, int N, int Kq, std::uint8_t* q) {
+      q4_from_ggml_rows(type, rows, n0, int(b - a), N, Kq, q);
+    });
+  }
+}
+
 // One tensor read from the source a chunk of whole rows at a time, decoded and routed.
 void read_tensor(const ByteSource& src, const GgufFile& f, const GgufTensor& t, const std::vector<Part>& parts,
                  Weights& w, Matrices* m, std::vector<std::uint8_t>& raw, std::vector<float>& values) {
@@ -302,11 +316,18 @@ void read_tensor(const ByteSource& src, const GgufFile& f, const GgufTensor& t, 
   const std::size_t K = std::size_t(t.dims[0]), row_bytes = K / std::size_t(type.block) * std::size_t(type.block_bytes);
   const std::size_t used = parts.back().start + parts.back().size, rows = used / K;
   const std::size_t chunk = std::max<std::size_t>(1, kChunkFloats / K);
+  // 4-bit blocks into q4 matrices go as they are (the layout holds them exactly)
+  const bool as_blocks = m && m->format() == WeightFormat::q4 && (t.type == 2 || t.type == 12) &&
+                         std::all_of(parts.begin(), parts.end(), [&](const Part& p) { return !w.find(p.name) && m->wants(p.name); });
   for (std::size_t r0 = 0; r0 < rows; r0 += chunk) {
     const std::size_t n = std::min(chunk, rows - r0);
     raw.resize(n * row_bytes);
-    values.resize(n * K);
     src.read(f.data_offset + t.offset + r0 * row_bytes, n * row_bytes, raw.data());
+    if (as_blocks) {
+      put_blocks(parts, r0, n, raw.data(), row_bytes, K, type, *m);
+      continue;
+    }
+    values.resize(n * K);
     dequantize_ggml(type, raw.data(), n * K, values.data());
     route(parts, r0 * K, (r0 + n) * K, values.data(), K, w, m);
   }

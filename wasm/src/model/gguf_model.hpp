@@ -31,7 +31,8 @@ std::vector<std::string> gguf_to_lookback_names(const std::string& gguf_name, co
 
 // How a GGUF's matrices are held when the caller does not choose: q8 when any matrix (2-D tensor) is quantized
 // (Q8_0 runs on the q8 path as it is; Q4_0, Q4_K, Q5_K and Q6_K are held as q8: its products read half of
-// f16's bytes and ran faster, see the models page), else f16 when any is F16, else f32 (F32, BF16).
+// f16's bytes and ran faster, and q4's decoded no faster with ten times the logit error, see the models page),
+// else f16 when any is F16, else f32 (F32, BF16). Held as q4 on request, Q4_0 and Q4_K blocks go in exactly.
 WeightFormat gguf_storage(const GgufFile& f);
 
 // The model, read from the source front to back a chunk of rows at a time (the file is never held whole; compact

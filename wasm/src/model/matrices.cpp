@@ -1,5 +1,5 @@
 // Building the Transformer's matrices in their load-time format (float32 packed for the GEMM, conversion to
-// float16 or Q8 blocks: once)
+// float16, Q8 or Q4 blocks: once, or a part at a time as a loader reads them)
 // and the product dispatch: matvec kernels for few rows, the packed GEMM for many. Not here: the kernels.
 #include "model/matrices.hpp"
 
@@ -30,6 +30,7 @@ void rows_to_float(const Matrix& W, int n0, int rows, float* out) {
     for (std::size_t i = 0; i < rows * K; ++i) out[i] = half_to_float(h[i]);
     return;
   }
+  if (W.format == WeightFormat::q4) return dequantize_q4(q4_rows(W.q4, W.K, n0), rows, W.K, out);  // n0: see below
   dequantize_q8(q8_rows(W.q8, W.K, n0), rows, W.K, out);  // n0: a multiple of the chunk, itself of 16
 }
 
@@ -45,12 +46,19 @@ void to_halves(const float* w, std::size_t n, std::uint16_t* out) {
 }  // namespace
 
 const std::vector<WeightFormat>& weight_formats() {
-  static const std::vector<WeightFormat> all = {WeightFormat::f32, WeightFormat::f16, WeightFormat::q8};
+  static const std::vector<WeightFormat> all = {WeightFormat::f32, WeightFormat::f16, WeightFormat::q8,
+                                                WeightFormat::q4};
   return all;
 }
 
 const char* weight_format_name(WeightFormat f) {
-  return f == WeightFormat::f32 ? "f32" : f == WeightFormat::f16 ? "f16" : "q8";
+  switch (f) {
+    case WeightFormat::f32: return "f32";
+    case WeightFormat::f16: return "f16";
+    case WeightFormat::q8: return "q8";
+    case WeightFormat::q4: return "q4";
+  }
+  return "?";
 }
 
 WeightFormat weight_format(const std::string& name) {
@@ -72,6 +80,7 @@ void product(const Matrix& W, const float* x, int T, float* y, bool acc, int ldx
       case WeightFormat::f32: return matvec_split(x, T, W.K, W.f32, W.N, y, acc, ldx, ldy, W.stream);
       case WeightFormat::f16: return matvec_f16_split(x, T, W.K, W.f16, W.N, y, acc, ldx, ldy, W.stream);
       case WeightFormat::q8: return matvec_q8_split(x, T, W.K, W.q8, W.N, y, acc, ldx, ldy);
+      case WeightFormat::q4: return matvec_q4_split(x, T, W.K, W.q4, W.N, y, acc, ldx, ldy);
     }
   }
   if (W.format == WeightFormat::f32) return gemm_packed_split(T, W.N, W.K, x, ldx, W.packed, y, ldy, acc);
@@ -121,8 +130,25 @@ Matrix Matrices::add(const float* w, int N, int K) {
       bytes_ += q8_bytes(N, K);
       break;
     }
+    case WeightFormat::q4: {
+      const std::size_t at = q4_.size();
+      q4_.resize(at + q4_bytes(N, K));
+      quantize_q4(w, N, K, q4_.data() + at);
+      bytes_ += q4_bytes(N, K);
+      break;
+    }
   }
   return m;
+}
+
+std::size_t Matrices::offset() const {
+  switch (format_) {
+    case WeightFormat::f32: return packed_.size();
+    case WeightFormat::f16: return f16_.size();
+    case WeightFormat::q8: return q8_.size();
+    case WeightFormat::q4: return q4_.size();
+  }
+  return 0;
 }
 
 namespace {
@@ -162,7 +188,13 @@ std::vector<Slot> slots(const Weights& w) {
 
 std::uint64_t format_bytes(WeightFormat f, int N, int K) {
   const std::uint64_t n = std::uint64_t(N) * std::uint64_t(K);
-  return f == WeightFormat::f32 ? 4 * n : f == WeightFormat::f16 ? 2 * n : std::uint64_t(N) * std::uint64_t(q8_blocks(K)) * (kQ8Block + 4);
+  switch (f) {
+    case WeightFormat::f32: return 4 * n;
+    case WeightFormat::f16: return 2 * n;
+    case WeightFormat::q8: return std::uint64_t(N) * std::uint64_t(q8_blocks(K)) * (kQ8Block + 4);
+    case WeightFormat::q4: return std::uint64_t(N) * std::uint64_t(q4_blocks(K)) * kQ4BlockBytes;
+  }
+  return 0;
 }
 
 // The Matrix members of a Layer in slots() order.
@@ -227,15 +259,17 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
     std::size_t at;
   };
   std::vector<Pending> pending;
-  std::size_t total = 0, q8 = 0, packed = 0;  // elements, Q8 bytes and packed floats, to allocate once
-  for (const Slot& s : all) total += std::size_t(s.N) * s.K, q8 += q8_bytes(s.N, s.K), packed += packed_b_floats(s.K, s.N);
+  std::size_t total = 0, q8 = 0, q4 = 0, packed = 0;  // elements, Q8 and Q4 bytes, packed floats: allocated once
+  for (const Slot& s : all)
+    total += std::size_t(s.N) * s.K, q8 += q8_bytes(s.N, s.K), q4 += q4_bytes(s.N, s.K), packed += packed_b_floats(s.K, s.N);
   if (format_ == WeightFormat::f32) packed_.reserve(packed);
   if (format_ == WeightFormat::f16) f16_.reserve(total);
   if (format_ == WeightFormat::q8) q8_.reserve(q8);
+  if (format_ == WeightFormat::q4) q4_.reserve(q4);
   layers_.resize(std::size_t(w.config().n_layers));
   for (std::size_t i = 0; i < all.size(); ++i) {
     Matrix& m = *slot_matrix(layers_, classifier_, i);
-    const std::size_t at = format_ == WeightFormat::f32 ? packed_.size() : format_ == WeightFormat::f16 ? f16_.size() : q8_.size();
+    const std::size_t at = offset();
     m = add(all[i].floats, all[i].N, all[i].K);
     m.bias = all[i].bias;
     pending.push_back({&m, at});
@@ -244,16 +278,17 @@ Matrices::Matrices(const Weights& w, WeightFormat f) : format_(f) {
   // reads, not counted in bytes()), so that every loader gives the same model for the same weights
   holds_embedding_ = f != WeightFormat::f32;
   if (holds_embedding_ && !w.config().tied_embeddings) {
-    const std::size_t at = format_ == WeightFormat::f16 ? f16_.size() : q8_.size(), counted = bytes_;
+    const std::size_t at = offset(), counted = bytes_;
     embedding_ = add(w.embedding(), w.config().vocab_size, w.config().dim);
     bytes_ = counted;
     pending.push_back({&embedding_, at});
   }
   for (const Pending& p : pending) {
-    p.m->stream = format_ != WeightFormat::q8 && bytes_ > kStreamBytes;
+    p.m->stream = (format_ == WeightFormat::f32 || format_ == WeightFormat::f16) && bytes_ > kStreamBytes;
     if (format_ == WeightFormat::f32) p.m->packed = packed_.data() + p.at;
     if (format_ == WeightFormat::f16) p.m->f16 = f16_.data() + p.at;
     if (format_ == WeightFormat::q8) p.m->q8 = q8_.data() + p.at;
+    if (format_ == WeightFormat::q4) p.m->q4 = q4_.data() + p.at;
   }
 }
 
@@ -269,14 +304,16 @@ Matrices::Matrices(const Weights& w, WeightFormat f, Parts) : format_(f) {
   bytes_ = std::size_t(bytes);
   if (f == WeightFormat::f16) f16_.resize(std::size_t(bytes + embedding) / 2);
   if (f == WeightFormat::q8) q8_.resize(std::size_t(bytes + embedding));
+  if (f == WeightFormat::q4) q4_.resize(std::size_t(bytes + embedding));
   layers_.resize(std::size_t(w.config().n_layers));
   std::size_t at = 0;  // bytes
   for (std::size_t i = 0; i < all.size(); ++i) {
     Matrix& m = *slot_matrix(layers_, classifier_, i);
     m.format = f, m.N = all[i].N, m.K = all[i].K, m.bias = all[i].bias;
-    m.stream = f != WeightFormat::q8 && bytes_ > kStreamBytes;
+    m.stream = f == WeightFormat::f16 && bytes_ > kStreamBytes;
     if (f == WeightFormat::f16) m.f16 = f16_.data() + at / 2;
     if (f == WeightFormat::q8) m.q8 = q8_.data() + at;
+    if (f == WeightFormat::q4) m.q4 = q4_.data() + at;
     at += std::size_t(format_bytes(f, m.N, m.K));
     int row = 0;
     for (const auto& [name, rows] : all[i].parts) {
@@ -289,6 +326,7 @@ Matrices::Matrices(const Weights& w, WeightFormat f, Parts) : format_(f) {
     embedding_.format = f, embedding_.N = c.vocab_size, embedding_.K = c.dim;
     if (f == WeightFormat::f16) embedding_.f16 = f16_.data() + at / 2;
     if (f == WeightFormat::q8) embedding_.q8 = q8_.data() + at;
+    if (f == WeightFormat::q4) embedding_.q4 = q4_.data() + at;
     targets_["tok_embeddings.weight"] = {&embedding_, 0, embedding_.N};
   }
 }
@@ -299,6 +337,12 @@ void Matrices::row(const Matrix& W, int n, float* out) {
   } else if (W.format == WeightFormat::f16) {
     const std::uint16_t* h = W.f16 + std::size_t(n) * W.K;
     for (int k = 0; k < W.K; ++k) out[k] = half_to_float(h[k]);
+  } else if (W.format == WeightFormat::q4) {
+    for (int b = 0; b < q4_blocks(W.K); ++b) {
+      const Q4Offsets at = q4_offsets(W.N, W.K, n, b);
+      const float S = q4_float(W.q4, at.scale), M = q4_float(W.q4, at.min);
+      for (int i = 0; i < kQ4Block && b * kQ4Block + i < W.K; ++i) out[b * kQ4Block + i] = S * float(q4_nibble(W.q4 + at.nibbles, i)) - M;
+    }
   } else {
     for (int b = 0; b < q8_blocks(W.K); ++b) {
       const Q8Offsets at = q8_offsets(W.N, W.K, n, b);
@@ -318,9 +362,29 @@ void Matrices::put(const std::string& name, int row, int n, const float* rows) {
   const int n0 = t.row0 + row;
   if (format_ == WeightFormat::f16) {
     to_halves(rows, std::size_t(n) * m.K, const_cast<std::uint16_t*>(m.f16) + std::size_t(n0) * m.K);
+  } else if (format_ == WeightFormat::q4) {
+    quantize_q4_rows(rows, n0, n, m.N, m.K, const_cast<std::uint8_t*>(m.q4));
   } else {
     quantize_q8_rows(rows, n0, n, m.N, m.K, const_cast<std::int8_t*>(m.q8));
   }
+  t.put += n;
+}
+
+void Matrices::put_q4(const std::string& name, int row, int n, const Q4Writer& write) {
+  const auto it = targets_.find(name);
+  if (it == targets_.end()) model_error("the model has no weight matrix named '", name, "'");
+  if (format_ != WeightFormat::q4) model_error("put_q4: the matrices are held as ", weight_format_name(format_), ", not q4");
+  Target& t = it->second;
+  if (row < 0 || n < 0 || row > t.rows - n) model_error("rows ", row, "..", row + n, " of '", name, "', which has ", t.rows);
+  const Matrix& m = *t.m;
+  std::uint8_t* q = const_cast<std::uint8_t*>(m.q4);
+  write(t.row0 + row, m.N, m.K, q);
+  for (int r = t.row0 + row; r < t.row0 + row + n; ++r)
+    for (int b = 0; b < q4_blocks(m.K); ++b) {
+      const Q4Offsets at = q4_offsets(m.N, m.K, r, b);
+      if (!std::isfinite(q4_float(q, at.scale)) || !std::isfinite(q4_float(q, at.min)))
+        model_error("tensor '", name, "' holds a block whose scale or min is not finite at row ", r - t.row0, "; weights must be finite");
+    }
   t.put += n;
 }
 

@@ -1,12 +1,13 @@
 // The weight matrices of a Transformer in the form its products read, chosen once at load: float32 (views of
-// the Weights buffer for few rows, plus a copy packed once for the GEMM), float16 or Q8 blocks (copies made once,
-// or filled a part at a time by a loader reading its file in parts; a compact format holds the token embedding
-// too), and the one product every linear layer goes through. Not here: the other tensors (norms, biases,
-// positions: Weights) or the forward pass (session.cpp).
+// the Weights buffer for few rows, plus a copy packed once for the GEMM), float16, Q8 or Q4 blocks (copies made
+// once, or filled a part at a time by a loader reading its file in parts; a compact format holds the token
+// embedding too; see lookback/matvec.hpp), and the one product every linear layer goes through. Not here: the
+// other tensors (norms, biases, positions: Weights) or the forward pass (session.cpp).
 // Letters: T rows of x, K input width, N output width.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,11 +16,11 @@
 
 namespace lookback {
 
-enum class WeightFormat { f32, f16, q8 };
+enum class WeightFormat { f32, f16, q8, q4 };
 
 // Every weight storage, the one list (bindings, API, CLI and tools read it).
 const std::vector<WeightFormat>& weight_formats();
-// "f32" | "f16" | "q8" (ModelError naming the list otherwise) and back.
+// "f32" | "f16" | "q8" | "q4" (ModelError naming the list otherwise) and back.
 WeightFormat weight_format(const std::string& name);
 const char* weight_format_name(WeightFormat f);
 
@@ -30,6 +31,7 @@ struct Matrix {
   const float* f32 = nullptr;         // [N, K]
   const std::uint16_t* f16 = nullptr; // [N, K] halves
   const std::int8_t* q8 = nullptr;    // q8_bytes(N, K): groups of four rows, scales inline (lookback/matvec.hpp)
+  const std::uint8_t* q4 = nullptr;   // q4_bytes(N, K): groups of four rows, scales and mins inline (matvec.hpp)
   bool stream = false;                // f32, f16: few-row products read one weight row at a time (matvec.hpp)
   const float* packed = nullptr;      // f32: the matrix in the packed GEMM's panels (lookback/packed_gemm.hpp)
   const float* bias = nullptr;        // [N] float32 in every format (a view of the Weights buffer), or null
@@ -37,7 +39,7 @@ struct Matrix {
 
 // Matrices above this many bytes in all (in their format) come from memory, not cache, at each decoding step
 // (measured here: Sprout's 7.9 MB of float32 weights decode about 1.7x faster streamed): their few-row products
-// in f32 and f16 stream one weight row at a time (Q8 matrices are laid out to be read as one stream anyway).
+// in f32 and f16 stream one weight row at a time (Q8 and Q4 matrices are laid out to be read as one stream anyway).
 constexpr std::size_t kStreamBytes = std::size_t(4) << 20;
 
 // y[T,N] (+)= x[T,K] · Wᵀ (+ bias on every row) (row strides ldx, ldy; 0 = dense). Up to kMatvecRows rows read each weight once
@@ -78,6 +80,11 @@ class Matrices {
   static void row(const Matrix& W, int n, float* out);
   // Whether put() takes the tensor (a matrix tensor, or the token embedding).
   bool wants(const std::string& name) const { return targets_.count(name) != 0; }
+  // Rows [row, row + n) of a matrix tensor held as q4, written straight into the layout by write(n0, N, K, q4)
+  // (rows n0..n0+n of the N-row Q4 matrix at q4): for files of 4-bit blocks the layout holds exactly. ModelError
+  // as put(), and when the format is not q4 or a scale or min written is not finite.
+  using Q4Writer = std::function<void(int n0, int N, int K, std::uint8_t* q4)>;
+  void put_q4(const std::string& name, int row, int n, const Q4Writer& write);
   // ModelError naming the first tensor whose rows were not all put.
   void check_filled() const;
   // Bytes the matrices of a config take in a format (bytes()'s value once made).
@@ -91,6 +98,7 @@ class Matrices {
 
  private:
   Matrix add(const float* w, int N, int K);
+  std::size_t offset() const;  // where the next matrix goes in this format's buffer
   // A tensor's rows inside one of the matrices (put's target), and how many of them were put.
   struct Target {
     Matrix* m;
@@ -106,6 +114,7 @@ class Matrices {
   std::size_t bytes_ = 0;
   std::vector<std::uint16_t> f16_;
   std::vector<std::int8_t> q8_;
+  std::vector<std::uint8_t> q4_;
   std::vector<float> packed_;  // f32: every matrix in the packed GEMM's panels, one after another
 };
 

@@ -311,7 +311,7 @@ export interface ModelFormats {
   /** every format's files in one sentence, for messages */
   supported: string;
 }
-export type WeightStorage = 'f32' | 'f16' | 'q8';
+export type WeightStorage = 'f32' | 'f16' | 'q8' | 'q4';
 export interface LoadModelOptions {
   /** tokenizer.json (bundles) or the tokenizer .bin (llama2.c): location, text/object or bytes */
   tokenizer?: string | URL | FileBytes | object;
@@ -319,8 +319,9 @@ export interface LoadModelOptions {
   config?: string | URL | ModelConfig | Blob;
   /**
    * how the weight matrices are held for the products: 'f32' (as read), 'f16' (IEEE half, half the bytes) or
-   * 'q8' (blocks of 32 int8 with a scale each, about a quarter); chosen once at load. Default: 'f32', except for
-   * a GGUF, held as its matrices' types suggest ('q8' for Q8_0, Q4_0, Q4_K, Q5_K, Q6_K; 'f16' for F16)
+   * 'q8' (blocks of 32 int8 with a scale each, about a quarter) or 'q4' (blocks of 32 4-bit weights with a scale
+   * and a min each, about a fifth); chosen once at load. Default: 'f32', except for a GGUF, held as its matrices'
+   * types suggest ('q4' when one is Q4_0 or Q4_K; else 'q8' for Q8_0, Q5_K, Q6_K; 'f16' for F16)
    */
   weights?: WeightStorage;
   /** called as the files arrive: bytes loaded so far and their total (null until every file's size is known,
