@@ -27,7 +27,9 @@ export const RECIPE = {
   wrap_share: 0.8,
   // The recall's surface forms (lookback-corpus --wrap-frames): 1, the ~20 frames the shipped Sprout learned from;
   // 2, many more verbs that get and use the thing, cues ("her", "the little", "my"/"your" in dialogue, "their"),
-  // other things between and just before the recall, and shorter gaps. Absent means 1.
+  // other things between and just before the recall, and shorter gaps; 3, frames 2 for half the stories and, for the
+  // other half, a recall of a thing the sampled story itself names. Absent means 1. (A fine-tune test of 2 and 3 is
+  // in web/docs/models.md: they are learned but barely move recall on hand-written stories.)
   wrap_frames: 1,
   // Sprout in the full config (8 layers of 6 heads of 32, width 192, MLP 512). A `shape` here
   // (lookback-train --config, e.g. 'layers=5,hidden=384') would change its sizes.

@@ -39,7 +39,8 @@ struct Args {
   int context = 256;
   std::string out, tokenizer, wrap;
   double wrap_share = 0.6;
-  int wrap_frames = 1;  // 1: the recall's first ~20 frames; 2: many more verbs, cues and other things between
+  int wrap_frames = 1;  // 1: the recall's first ~20 frames; 2: many more verbs, cues and other things between;
+                        // 3: half of them recall a thing the sample itself names
   bool stats = false;
 };
 
@@ -48,7 +49,7 @@ const lookback::cli::Usage kUsage{"lookback-corpus",
     "usage: lookback-corpus --seed N --split train|validation|probe [--stories N] [--first I]\n"
     "                       [--probes N] [--out FILE] [--stats] [--tokenizer tokenizer.json]\n"
     "                       [--context 256]\n"
-    "       lookback-corpus --seed N --wrap stories.txt [--wrap-share 0.6] [--wrap-frames 1|2] --out FILE\n"};
+    "       lookback-corpus --seed N --wrap stories.txt [--wrap-share 0.6] [--wrap-frames 1|2|3] --out FILE\n"};
 
 [[noreturn]] void usage(const std::string& error) { kUsage.fail(error); }
 
@@ -74,7 +75,7 @@ Args parse(int argc, char** argv) {
   if (a.out.empty() && !a.stats) usage("nothing to do: give --out and/or --stats");
   if (!a.wrap.empty() && a.out.empty()) usage("--wrap needs --out");
   if (!(a.wrap_share >= 0 && a.wrap_share <= 1)) usage("--wrap-share must be in [0, 1]");
-  if (a.wrap_frames != 1 && a.wrap_frames != 2) usage("--wrap-frames must be 1 or 2");
+  if (a.wrap_frames < 1 || a.wrap_frames > 3) usage("--wrap-frames must be 1, 2 or 3");
   return a;
 }
 

@@ -538,6 +538,38 @@ TEST_CASE("corpus: frames 2 recall the child's thing behind many verbs and cues,
         "The cat sat on the mat. It was warm. The sun was out.");
 }
 
+TEST_CASE("corpus: frames 3 recall a thing the sample itself names, by a verb no other thing it names takes") {
+  const std::string sample =
+      "Once upon a time, there was a boy named Tom. Tom had a red ball and a big box. He liked to play in the park. "
+      "The sun was warm. Tom was happy.";
+  int natural = 0, ball = 0, box = 0;
+  for (uint64_t i = 0; i < 200; ++i) {
+    const std::string w = corpus::wrap_story_natural(sample, 7, i);
+    CAPTURE(w);
+    REQUIRE(w == corpus::wrap_story_natural(sample, 7, i));
+    REQUIRE(w.rfind(sample, 0) == 0);  // the sample, whole, then the recall
+    const std::string recall = w.substr(sample.size());
+    CHECK(recall.find(" she ") == std::string::npos);
+    CHECK(recall.find(" her ") == std::string::npos);
+    ++natural;
+    ball += recall.find(" ball") != std::string::npos;
+    box += recall.find(" box") != std::string::npos;
+    CHECK((recall.find(" ball") == std::string::npos || recall.find(" box") == std::string::npos));
+  }
+  CHECK(natural == 200);
+  CHECK(ball > 20);
+  CHECK(box > 20);
+  CHECK(ball + box == 200);
+  // frames 3: about half the stories this way, the rest as frames 2
+  int same = 0;
+  for (uint64_t i = 0; i < 200; ++i) same += corpus::wrap_story(sample, 7, i, 3) == corpus::wrap_story_natural(sample, 7, i);
+  CHECK(same > 60);
+  CHECK(same < 140);
+  // a sample that names no thing is left as it is
+  CHECK(corpus::wrap_story_natural("Tom ran to the park. He was happy. The sun was warm.", 7, 0) ==
+        "Tom ran to the park. He was happy. The sun was warm.");
+}
+
 TEST_CASE("corpus: a story that repeats a sentence of three or more words is found") {
   CHECK(corpus::repeats_a_sentence("Tom went out. He was happy. He was happy. Tom played."));
   CHECK(corpus::repeats_a_sentence("\"I like it!\" said Sue. Then she ran. \"I like it!\" said Sue."));

@@ -448,7 +448,83 @@ std::string wrap_story_varied(const std::string& sample, uint64_t seed, uint64_t
   return out + " " + recall;
 }
 
+namespace {
+
+// Thing words that often mean something else in plain stories ("the top of the hill", "on fire", "a tree trunk").
+const char* const kNotThings[] = {"top",   "fire", "bush",   "bow",      "case",  "tie",   "note",  "card",  "pipe",
+                                  "stamp", "sheet", "mat",   "chest",    "trunk", "horn",  "triangle", "sprout",
+                                  "pip",   "herb",  "bin",   "tin",      "cast",  "jet",   "roller", "sponge", "plane",
+                                  "pot",   "punch", "present", "crate", "cart", "net", "bulb", "bean", "scoop"};
+
+}  // namespace
+
+std::string wrap_story_natural(const std::string& sample, uint64_t seed, uint64_t index) {
+  Rng rng(story_seed(seed, Split::train, index, 10));
+  size_t at;
+  std::string name;
+  bool female;
+  const std::vector<size_t> ends = sentence_ends(sample);
+  if (!owner(sample, at, name, female) || ends.size() < 3) return sample;
+  // The things the story itself names (lowercase, whole words) before its last two sentences, with their kinds.
+  static const std::map<std::string, int> lexicon = [] {
+    std::map<std::string, int> m;
+    for (const Thing& t : all_things()) m.emplace(t.word, t.kind);
+    for (const Extra& e : kExtraThings) m.emplace(e.word, kind_index(e.kind));
+    for (const char* w : kNotThings) m.erase(w);
+    return m;
+  }();
+  const size_t limit = ends[ends.size() - 2];
+  std::map<std::string, int> named;  // word -> kind, every thing the whole story names
+  std::vector<std::string> early;    // those named before `limit`, in order of first mention
+  for (size_t i = 0; i < sample.size();) {
+    if (!std::isalpha(static_cast<unsigned char>(sample[i]))) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < sample.size() && std::isalpha(static_cast<unsigned char>(sample[j]))) ++j;
+    const std::string w = sample.substr(i, j - i);
+    const auto it = lexicon.find(w);
+    if (it != lexicon.end()) {
+      if (!named.count(w) && i < limit) early.push_back(w);
+      named.emplace(w, it->second);
+    }
+    i = j;
+  }
+  // A thing with a use that fits no other thing the story names: the recall's verb then picks it alone.
+  std::vector<std::pair<std::string, const Use*>> options;
+  for (const std::string& w : early) {
+    const Kind& k = kinds()[named.at(w)];
+    for (const Use& u : k.uses) {
+      bool alone = true;
+      for (const auto& [other, kind] : named)
+        if (other != w && has_use(kinds()[kind], u.past)) alone = false;
+      if (alone) options.push_back({w, &u});
+    }
+  }
+  if (options.empty()) return sample;
+  const auto& [word, use] = rng.pick(options);
+  const std::string S = female ? "she" : "he", P = female ? "her" : "his";
+  std::map<std::string, std::string> slots = {{"{N}", rng.chance(0.5) ? name : S}, {"{n}", name}, {"{S}", S},
+                                              {"{s}", S}, {"{P}", P}, {"{R}", rng.pick(kRel)}, {"{T}", word},
+                                              {"{base}", use->base}, {"{C}", ""}};
+  const int c = rng.below(100);
+  const std::string cue = c < 55 ? "the " : c < 85 ? P + " " : "the little ";
+  std::string recall;
+  if (rng.chance(0.8)) {
+    recall = fill(rng.pick(kLead), slots);
+    recall += " " + std::string(use->past) + " " + cue + word + rng.pick(kTail);
+  } else {
+    recall = fill(rng.chance(0.6) ? rng.pick(kMine) : rng.pick(kYours), slots);
+  }
+  return sample + " " + recall;
+}
+
 std::string wrap_story(const std::string& sample, uint64_t seed, uint64_t index, int frames) {
+  if (frames >= 3 && Rng(story_seed(seed, Split::train, index, 11)).chance(0.5)) {
+    const std::string natural = wrap_story_natural(sample, seed, index);
+    if (natural != sample) return natural;
+  }
   return frames >= 2 ? wrap_story_varied(sample, seed, index) : wrap_story(sample, seed, index);
 }
 
