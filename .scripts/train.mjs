@@ -25,6 +25,12 @@ export const RECIPE = {
   // The share of sampled stories that get an object recall wrapped around them (lookback-corpus --wrap): a child
   // in the story gets a thing early and uses it at the end, with the sample's own plain text in between.
   wrap_share: 0.8,
+  // The recall's surface forms (lookback-corpus --wrap-frames): 1, the ~20 frames the shipped Sprout learned from;
+  // 2, many more verbs that get and use the thing, cues ("her", "the little", "my"/"your" in dialogue, "their"),
+  // other things between and just before the recall, and shorter gaps; 3, frames 2 for half the stories and, for the
+  // other half, a recall of a thing the sampled story itself names. Absent means 1. (A fine-tune test of 2 and 3 is
+  // in web/docs/models.md: they are learned but barely move recall on hand-written stories.)
+  wrap_frames: 1,
   // Sprout in the full config (8 layers of 6 heads of 32, width 192, MLP 512). A `shape` here
   // (lookback-train --config, e.g. 'layers=5,hidden=384') would change its sizes.
   sprout: { steps: 4500, batch: 16, lr: 2e-3, warmup: 200, seed: 2, threads: 2, drill_share: 0.1 },
@@ -162,7 +168,7 @@ function trainModel(kind, r, stampRecipe) {
   const minutes = (Date.now() - started) / 60000;
   const commit = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'unknown';
   writeFileSync(`${root}shared/models/${kind}/training.json`, `${JSON.stringify({
-    command: 'npm run train', source_commit: commit, recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, samples: RECIPE.samples, wrap_share: RECIPE.wrap_share, ...r },
+    command: 'npm run train', source_commit: commit, recipe: { corpus_seed: RECIPE.corpus_seed, train_stories: RECIPE.train_stories, vocab: RECIPE.vocab, samples: RECIPE.samples, wrap_share: RECIPE.wrap_share, wrap_frames: RECIPE.wrap_frames, ...r },
     // sha256 of the sources compiled into the corpus and tokenizer tools and into the trainer (weightSources)
     weight_sources: { samples: stampRecipe.corpus.samples.source, corpus_and_tokenizer: stampRecipe.corpus.source, trainer: stampRecipe.source },
     trainer_args: args.filter((a) => a !== '--resume').map((a) => a.replace(root, '')),
@@ -183,12 +189,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       '--top-p', String(sm.top_p), '--threads', String(RECIPE.sprout.threads), '--out', `${data}/samples.txt`]);
   });
   const corpus = { seed: RECIPE.corpus_seed, train: RECIPE.train_stories, validation: RECIPE.validation_stories, vocab: RECIPE.vocab,
-    samples, wrap_share: RECIPE.wrap_share, source: weightSources(['corpus', 'bpe']).sha256 };
+    samples, wrap_share: RECIPE.wrap_share, ...(RECIPE.wrap_frames !== 1 ? { wrap_frames: RECIPE.wrap_frames } : {}),
+    source: weightSources(['corpus', 'bpe']).sha256 };
   stage('data', corpus, () => {
     const seed = String(RECIPE.corpus_seed);
     run(bin('corpus'), ['--seed', seed, '--split', 'train', '--stories', String(RECIPE.train_stories), '--out', `${data}/generated.txt`]);
     run(bin('corpus'), ['--seed', seed, '--split', 'validation', '--stories', String(RECIPE.validation_stories), '--out', `${data}/validation.txt`]);
-    run(bin('corpus'), ['--seed', seed, '--wrap', `${data}/samples.txt`, '--wrap-share', String(RECIPE.wrap_share), '--out', `${data}/wrapped.txt`]);
+    run(bin('corpus'), ['--seed', seed, '--wrap', `${data}/samples.txt`, '--wrap-share', String(RECIPE.wrap_share),
+      '--wrap-frames', String(RECIPE.wrap_frames ?? 1), '--out', `${data}/wrapped.txt`]);
     mixLines(`${data}/generated.txt`, `${data}/wrapped.txt`, sm.every, `${data}/train.txt`);
     run(bin('bpe'), ['--train', `${data}/generated.txt`, '--also', `${data}/wrapped.txt`, '--vocab', String(RECIPE.vocab), '--out', `${data}/tokenizer.json`]);
     for (const split of ['train', 'validation']) {

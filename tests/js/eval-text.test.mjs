@@ -64,7 +64,7 @@ test('the start mark by position averages each head over the queries of each buc
 });
 
 test('the hand-written probe sets have their labels in place and are read by nothing that trains', async () => {
-  for (const name of ['dev', 'final', 'final-v3']) {
+  for (const name of ['dev', 'dev2', 'final', 'final-v3']) {
     const set = JSON.parse(readFileSync(new URL(`shared/probes/handwritten-${name}.json`, root), 'utf8'));
     assert.ok(set.recall.length + set.pronoun.length + set.names.length >= 30, name);
     for (const p of set.recall) assert.match(p.text.slice(0, -1), new RegExp(`\\b${p.answer}\\b`));
@@ -81,7 +81,7 @@ test('the hand-written probe sets have their labels in place and are read by not
   assert.deepEqual(HANDWRITTEN, { dev: 'handwritten-dev.json', final: 'handwritten-final-v4.json' });
   const v3 = JSON.parse(readFileSync(new URL(`shared/probes/${HANDWRITTEN.final}`, root), 'utf8'));
   assert.ok(v3.recall.length >= 40 && v3.pronoun.length >= 20 && v3.names.length >= 10);
-  const texts = ['dev', 'final', 'final-v3'].flatMap((n) => {
+  const texts = ['dev', 'dev2', 'final', 'final-v3'].flatMap((n) => {
     const set = JSON.parse(readFileSync(new URL(`shared/probes/handwritten-${n}.json`, root), 'utf8'));
     return [...set.recall, ...set.pronoun, ...set.names].map((p) => p.text);
   });

@@ -8,6 +8,7 @@
 //   lookback-corpus --seed 1 --split probe --probes 300 --out probes.jsonl
 //   lookback-corpus --seed 1 --split train --stories 5000 --stats [--tokenizer tokenizer.json]
 //   lookback-corpus --seed 1 --wrap samples.txt --wrap-share 0.6 --out wrapped.txt   (stories with a recall around them)
+//   lookback-corpus --seed 1 --wrap samples.txt --wrap-frames 2 --out wrapped.txt    (the recall in many more forms)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -38,6 +39,8 @@ struct Args {
   int context = 256;
   std::string out, tokenizer, wrap;
   double wrap_share = 0.6;
+  int wrap_frames = 1;  // 1: the recall's first ~20 frames; 2: many more verbs, cues and other things between;
+                        // 3: half of them recall a thing the sample itself names
   bool stats = false;
 };
 
@@ -46,7 +49,7 @@ const lookback::cli::Usage kUsage{"lookback-corpus",
     "usage: lookback-corpus --seed N --split train|validation|probe [--stories N] [--first I]\n"
     "                       [--probes N] [--out FILE] [--stats] [--tokenizer tokenizer.json]\n"
     "                       [--context 256]\n"
-    "       lookback-corpus --seed N --wrap stories.txt [--wrap-share 0.6] --out FILE\n"};
+    "       lookback-corpus --seed N --wrap stories.txt [--wrap-share 0.6] [--wrap-frames 1|2|3] --out FILE\n"};
 
 [[noreturn]] void usage(const std::string& error) { kUsage.fail(error); }
 
@@ -64,6 +67,7 @@ Args parse(int argc, char** argv) {
     else if (k == "--stats") a.stats = true;
     else if (k == "--wrap") a.wrap = value();
     else if (k == "--wrap-share") a.wrap_share = std::stod(value());
+    else if (k == "--wrap-frames") a.wrap_frames = std::stoi(value());
     else return false;
     return true;
   });
@@ -71,6 +75,7 @@ Args parse(int argc, char** argv) {
   if (a.out.empty() && !a.stats) usage("nothing to do: give --out and/or --stats");
   if (!a.wrap.empty() && a.out.empty()) usage("--wrap needs --out");
   if (!(a.wrap_share >= 0 && a.wrap_share <= 1)) usage("--wrap-share must be in [0, 1]");
+  if (a.wrap_frames < 1 || a.wrap_frames > 3) usage("--wrap-frames must be 1, 2 or 3");
   return a;
 }
 
@@ -193,7 +198,7 @@ int wrap_stories(const Args& a) {
       continue;
     }
     corpus::detail::Rng rng(corpus::detail::story_seed(a.seed, corpus::Split::train, static_cast<uint64_t>(lines), 8));
-    const std::string text = rng.chance(a.wrap_share) ? corpus::wrap_story(line, a.seed, lines) : line;
+    const std::string text = rng.chance(a.wrap_share) ? corpus::wrap_story(line, a.seed, lines, a.wrap_frames) : line;
     wrapped += text != line;
     out << text << '\n';
   }

@@ -38,6 +38,8 @@ const char* kHelp = R"(usage: lookback-train --model sprout|window --data TOKENS
   --seed S                (default 1)
   --threads N             (default 2)
   --resume                continue from DIR/checkpoint.bin when it exists
+  --init FILE             start from the weights of an exported model.safetensors (a fine-tune; the model's
+                          shape must match it; the schedule and optimiser start afresh)
   --log-every N           progress line every N steps (default 10)
   --val-every N           validation loss every N steps (default 200)
   --val-rows N            rows of validation data (default 64)
@@ -161,6 +163,7 @@ int main(int argc, char** argv) {
       else if (a == "--seed") opt.seed = std::stoull(value());
       else if (a == "--threads") opt.threads = std::stoi(value());
       else if (a == "--resume") opt.resume = true;
+      else if (a == "--init") opt.init_weights = value();
       else if (a == "--log-every") opt.log_every = std::stoi(value());
       else if (a == "--val-every") opt.val_every = std::stoi(value());
       else if (a == "--val-rows") opt.val_rows = std::stoi(value());

@@ -178,6 +178,44 @@ TEST_CASE("schedule: linear warm-up, cosine decay to the floor at the last step"
   for (int s = 101; s < 1000; ++s) CHECK(tr.lr_at(s) <= tr.lr_at(s - 1));
 }
 
+TEST_CASE("--init: a fresh run starts from an exported model's weights, refused for another shape") {
+  const auto data = toy_data(80, 5);
+  const std::string dir = temp_dir("init");
+  Trainer a(make_model("sprout", "small", 64), quiet_options(10, 1), &data, nullptr);
+  a.init();
+  for (int s = 0; s < 5; ++s) a.step();
+  a.export_model(dir + "/a");
+  // the weights come back as the export rounded them (fp16), the optimiser's moments zero, the step 0
+  Trainer b(make_model("sprout", "small", 64), quiet_options(10, 1), &data, &data);
+  b.init();
+  b.load_weights(dir + "/a/model.safetensors");
+  const auto& A = a.state().w;
+  const auto& B = b.state().w;
+  REQUIRE(A.size() == B.size());
+  bool same = true;
+  for (std::size_t i = 0; i < A.size(); ++i) same = same && B[i] == half_to_float(float_to_half(A[i]));
+  CHECK(same);
+  CHECK(b.state().step == 0);
+  CHECK(std::all_of(b.state().m.begin(), b.state().m.end(), [](float x) { return x == 0.0f; }));
+  // run() with init_weights set starts there: its first step's loss is the loaded model's, below a fresh one's
+  TrainOptions o = quiet_options(1, 1);
+  o.out_dir = dir + "/c";
+  o.init_weights = dir + "/a/model.safetensors";
+  Trainer c(make_model("sprout", "small", 64), o, &data, &data);
+  c.run();
+  Trainer fresh(make_model("sprout", "small", 64), quiet_options(1, 1), &data, &data);
+  fresh.init();
+  CHECK(b.validate() < fresh.validate());
+  CHECK(c.state().step == 1);
+  CHECK(c.validate() < fresh.validate());
+  // another vocabulary or another model is refused
+  Trainer v(make_model("sprout", "small", 96), quiet_options(10, 1), &data, nullptr);
+  CHECK_THROWS(v.load_weights(dir + "/a/model.safetensors"));
+  Trainer w(make_model("window", "small", 64), quiet_options(10, 1), &data, nullptr);
+  CHECK_THROWS(w.load_weights(dir + "/a/model.safetensors"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("export writes the shipped tensor names and shapes as fp16, with config.json") {
   const auto data = toy_data(50, 4);
   const std::string dir = temp_dir("export");

@@ -90,6 +90,17 @@ struct Probe {
 // uses it again at the end, by name or as she/he. Returned unchanged when it names no child or has fewer than three
 // sentences. Deterministic from (seed, index).
 std::string wrap_story(const std::string& sample, uint64_t seed, uint64_t index);
+// The same with the recall in many more surface forms (frames 2, corpus_wrap.cpp): many verbs that get and use the
+// thing, varied cues ("her", "the", "the little", "my" and "your" in dialogue, "their"), other things between and
+// just before the recall, shorter gaps, and sometimes the second of two things named together recalled.
+std::string wrap_story_varied(const std::string& sample, uint64_t seed, uint64_t index);
+// A recall of a thing the sample itself names (frames 3): at the end the child uses a thing the story mentioned
+// before its last two sentences, by a verb that fits no other thing the story names ("Then she opened the" box).
+// Returned unchanged when it names no child or no such thing.
+std::string wrap_story_natural(const std::string& sample, uint64_t seed, uint64_t index);
+// wrap_story for frames 1, wrap_story_varied for frames 2; frames 3: half the stories wrap_story_natural (when the
+// sample names a thing that fits), the rest wrap_story_varied.
+std::string wrap_story(const std::string& sample, uint64_t seed, uint64_t index, int frames);
 // True when a sentence of three or more words occurs twice in `s` (a sampled story stuck in a loop).
 bool repeats_a_sentence(const std::string& s);
 

@@ -16,6 +16,7 @@
 
 #include "base/read_file.hpp"
 #include "base/splitmix64.hpp"
+#include "model/safetensors.hpp"
 #include "train/export.hpp"
 #include "train/profile.hpp"
 
@@ -155,6 +156,23 @@ void Trainer::init() {
   st_.step = 0, st_.epoch = 0, st_.cursor = 0, st_.tokens = 0, st_.elapsed = 0;
   st_.total_steps = opt_.steps;
   sampler_.seek(0, 0);
+}
+
+void Trainer::load_weights(const std::string& path) {
+  const std::string b = read_file(path);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(b.data());
+  const SafetensorsHeader h = read_safetensors_header(bytes, b.size());
+  const auto& params = model_->params();
+  if (h.tensors.size() != params.size())
+    throw std::runtime_error(path + ": " + std::to_string(h.tensors.size()) + " tensors, the model has " +
+                             std::to_string(params.size()));
+  for (const ParamInfo& p : params) {
+    const SafetensorsEntry* e = h.find(p.name);
+    if (!e) throw std::runtime_error(path + ": no tensor " + p.name);
+    if (e->shape != std::vector<std::int64_t>(p.shape.begin(), p.shape.end()))
+      throw std::runtime_error(path + ": " + p.name + " has another shape than the model's");
+    read_tensor(bytes, h, *e, st_.w.data() + p.offset);
+  }
 }
 
 float Trainer::lr_at(long step) const {
@@ -305,6 +323,10 @@ void Trainer::start_run(const std::string& ckpt, const std::string& csv) {
   } else {
     if (opt_.resume) log("no checkpoint in " + opt_.out_dir + ": starting fresh");
     init();
+    if (!opt_.init_weights.empty()) {
+      load_weights(opt_.init_weights);
+      log("weights from " + opt_.init_weights);
+    }
     write_atomic(csv, "step,train_loss,lr,tokens,elapsed_s,val_loss\n");
   }
   if (st_.total_steps <= 0) throw std::runtime_error("give --steps");

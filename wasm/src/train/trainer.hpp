@@ -64,6 +64,7 @@ struct TrainOptions {
   int val_rows = 64;
   double ckpt_minutes = 5;
   Drills drills;                    // copy drills mixed into the rows (none by default)
+  std::string init_weights;         // a fresh run starts from these weights (a model.safetensors) when set
   bool resume = false;
   bool quiet = false;
 };
@@ -84,6 +85,9 @@ class Trainer {
   const TrainOptions& options() const { return opt_; }
 
   void init();                         // fresh weights from the seed
+  // Weights from an exported model.safetensors (F16 or F32): every parameter by its name and shape, no tensor
+  // missing or left over; the optimiser's moments stay zero and the step count at 0 (a fine-tune's start).
+  void load_weights(const std::string& safetensors_path);
   double step();                       // one optimiser step; returns the batch's mean loss
   double validate();                   // mean loss on the fixed validation rows (NaN without val data)
   float lr_at(long step) const;
