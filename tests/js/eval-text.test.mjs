@@ -64,7 +64,7 @@ test('the start mark by position averages each head over the queries of each buc
 });
 
 test('the hand-written probe sets have their labels in place and are read by nothing that trains', async () => {
-  for (const name of ['dev', 'dev2', 'final', 'final-v3']) {
+  for (const name of ['dev', 'dev2', 'final', 'final-v3', 'final-v5']) {  // (v4 names its made-up names three times)
     const set = JSON.parse(readFileSync(new URL(`shared/probes/handwritten-${name}.json`, root), 'utf8'));
     assert.ok(set.recall.length + set.pronoun.length + set.names.length >= 30, name);
     for (const p of set.recall) assert.match(p.text.slice(0, -1), new RegExp(`\\b${p.answer}\\b`));
@@ -81,7 +81,13 @@ test('the hand-written probe sets have their labels in place and are read by not
   assert.deepEqual(HANDWRITTEN, { dev: 'handwritten-dev.json', final: 'handwritten-final-v4.json' });
   const v3 = JSON.parse(readFileSync(new URL(`shared/probes/${HANDWRITTEN.final}`, root), 'utf8'));
   assert.ok(v3.recall.length >= 40 && v3.pronoun.length >= 20 && v3.names.length >= 10);
-  const texts = ['dev', 'dev2', 'final', 'final-v3'].flatMap((n) => {
+  // the set written for the Sprout after the shipped one: as large, and read by no evaluation yet
+  const v5 = JSON.parse(readFileSync(new URL('shared/probes/handwritten-final-v5.json', root), 'utf8'));
+  assert.ok(v5.recall.length >= 40 && v5.pronoun.length >= 20 && v5.names.length >= 10);
+  for (const f of ['.scripts/eval.mjs', '.scripts/eval-text.mjs', '.scripts/eval-dev.mjs']) {
+    assert.ok(!readFileSync(new URL(f, root), 'utf8').includes('final-v5'), `${f} does not read the next final set`);
+  }
+  const texts = ['dev', 'dev2', 'final', 'final-v3', 'final-v4', 'final-v5'].flatMap((n) => {
     const set = JSON.parse(readFileSync(new URL(`shared/probes/handwritten-${n}.json`, root), 'utf8'));
     return [...set.recall, ...set.pronoun, ...set.names].map((p) => p.text);
   });
