@@ -138,15 +138,26 @@ bool owner(const std::string& s, size_t& at, std::string& name, bool& female) {
   return at != std::string::npos;
 }
 
+// The child a sampled story is about (owner()) and where its sentences end; false when it has no child or fewer
+// than three sentences (a wrapper then keeps the story as it is).
+struct Child {
+  size_t at = 0;
+  std::string name;
+  bool female = false;
+  std::vector<size_t> ends;
+};
+bool child_of(const std::string& sample, Child& c) {
+  c.ends = sentence_ends(sample);
+  return owner(sample, c.at, c.name, c.female) && c.ends.size() >= 3;
+}
+
 }  // namespace
 
 std::string wrap_story(const std::string& sample, uint64_t seed, uint64_t index) {
   Rng rng(story_seed(seed, Split::train, index, 7));
-  size_t at;
-  std::string name;
-  bool female;
-  const std::vector<size_t> ends = sentence_ends(sample);
-  if (!owner(sample, at, name, female) || ends.size() < 3) return sample;
+  Child who;
+  if (!child_of(sample, who)) return sample;
+  const auto& [at, name, female, ends] = who;
   size_t cut = 0;  // the end of the sentence naming the child
   for (size_t e : ends)
     if (e > at) {
@@ -300,11 +311,9 @@ const char* const kAfter[] = {"{S} felt very happy.", "It was a good day.", "The
 
 std::string wrap_story_varied(const std::string& sample, uint64_t seed, uint64_t index) {
   Rng rng(story_seed(seed, Split::train, index, 9));
-  size_t at;
-  std::string name;
-  bool female;
-  const std::vector<size_t> ends = sentence_ends(sample);
-  if (!owner(sample, at, name, female) || ends.size() < 3) return sample;
+  Child who;
+  if (!child_of(sample, who)) return sample;
+  const auto& [at, name, female, ends] = who;
   size_t first = 0;  // the index in `ends` of the end of the sentence naming the child
   while (first < ends.size() && ends[first] <= at) ++first;
   if (first + 1 >= ends.size()) return sample;
@@ -460,11 +469,9 @@ const char* const kNotThings[] = {"top",   "fire", "bush",   "bow",      "case",
 
 std::string wrap_story_natural(const std::string& sample, uint64_t seed, uint64_t index) {
   Rng rng(story_seed(seed, Split::train, index, 10));
-  size_t at;
-  std::string name;
-  bool female;
-  const std::vector<size_t> ends = sentence_ends(sample);
-  if (!owner(sample, at, name, female) || ends.size() < 3) return sample;
+  Child who;
+  if (!child_of(sample, who)) return sample;
+  const auto& [at, name, female, ends] = who;
   // The things the story itself names (lowercase, whole words) before its last two sentences, with their kinds.
   static const std::map<std::string, int> lexicon = [] {
     std::map<std::string, int> m;
