@@ -139,7 +139,8 @@ bool owner(const std::string& s, size_t& at, std::string& name, bool& female) {
 }
 
 // The child a sampled story is about (owner()) and where its sentences end; false when it has no child or fewer
-// than three sentences (a wrapper then keeps the story as it is).
+// than three sentences (a wrapper then keeps the story as it is). Wrappers name its fields by plain references, which
+// their lambdas may capture (a structured binding they may not, in C++17).
 struct Child {
   size_t at = 0;
   std::string name;
@@ -157,7 +158,10 @@ std::string wrap_story(const std::string& sample, uint64_t seed, uint64_t index)
   Rng rng(story_seed(seed, Split::train, index, 7));
   Child who;
   if (!child_of(sample, who)) return sample;
-  const auto& [at, name, female, ends] = who;
+  const size_t at = who.at;
+  const std::string& name = who.name;
+  const bool female = who.female;
+  const std::vector<size_t>& ends = who.ends;
   size_t cut = 0;  // the end of the sentence naming the child
   for (size_t e : ends)
     if (e > at) {
@@ -313,7 +317,10 @@ std::string wrap_story_varied(const std::string& sample, uint64_t seed, uint64_t
   Rng rng(story_seed(seed, Split::train, index, 9));
   Child who;
   if (!child_of(sample, who)) return sample;
-  const auto& [at, name, female, ends] = who;
+  const size_t at = who.at;
+  const std::string& name = who.name;
+  const bool female = who.female;
+  const std::vector<size_t>& ends = who.ends;
   size_t first = 0;  // the index in `ends` of the end of the sentence naming the child
   while (first < ends.size() && ends[first] <= at) ++first;
   if (first + 1 >= ends.size()) return sample;
@@ -471,7 +478,9 @@ std::string wrap_story_natural(const std::string& sample, uint64_t seed, uint64_
   Rng rng(story_seed(seed, Split::train, index, 10));
   Child who;
   if (!child_of(sample, who)) return sample;
-  const auto& [at, name, female, ends] = who;
+  const std::string& name = who.name;
+  const bool female = who.female;
+  const std::vector<size_t>& ends = who.ends;
   // The things the story itself names (lowercase, whole words) before its last two sentences, with their kinds.
   static const std::map<std::string, int> lexicon = [] {
     std::map<std::string, int> m;
