@@ -2,11 +2,13 @@
 // web/docs/<name>.html and CHANGELOG.md as web/docs/changelog.html, rendered by marked (an npm devDependency, run
 // here at build time, so the pages need no script and no network), in the chapter's style with a small
 // navigation. Links between the markdown files become links between the pages; a link to a file outside the
-// served folder keeps its text only. Run by the build (`--web` too). Not a markdown renderer of its own.
+// served folder keeps its text only; the model-card markers are filled from the shipped Sprout's card. Run by the
+// build (`--web` too). Not a markdown renderer of its own.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Marked } from 'marked';
+import { readmeBlock } from './eval.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = join(root, 'web');
@@ -27,6 +29,16 @@ export function pages() {
     ...own.map((f) => [join(docs, f), join(docs, f.replace(/\.md$/, '.html')), title(f)]),
     [join(root, 'CHANGELOG.md'), join(docs, 'changelog.html'), 'Changelog'],
   ];
+}
+
+// The model-card markers of a page (web/docs/models.md), filled with the block the shipped Sprout's card gives, so
+// that the figures are read from the card when the pages are built and a retrain needs no edit of the page.
+const CARD = join(root, 'shared/models/sprout/card.json');
+export const MODEL_CARD = /<!-- model-card:start -->\n[\s\S]*?<!-- model-card:end -->/;
+export function withModelCard(markdown) {
+  if (!MODEL_CARD.test(markdown)) return markdown;
+  const block = readmeBlock(JSON.parse(readFileSync(CARD, 'utf8')));
+  return markdown.replace(MODEL_CARD, () => `${block}\n`);
 }
 
 const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
@@ -61,7 +73,7 @@ export function renderPage([source, out, title], all) {
       },
     },
   });
-  const body = marked.parse(readFileSync(source, 'utf8').replace(/<!--[\s\S]*?-->\n?/g, ''));
+  const body = marked.parse(withModelCard(readFileSync(source, 'utf8')).replace(/<!--[\s\S]*?-->\n?/g, ''));
   const nav = [['../index.html', 'The chapter'], ...all.map(([, o, t]) => [relative(docs, o), t])]
     .map(([href, t]) => `<li><a href="${escapeHtml(href)}"${href === relative(docs, out) ? ' aria-current="page"' : ''}>${escapeHtml(t)}</a></li>`).join('');
   return `<!doctype html>

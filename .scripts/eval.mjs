@@ -74,7 +74,8 @@ function formatsTable(card) {
     `| validation loss, Sprout (nats/token) | ${fmt(card.validation.sprout.loss_nats, 4)} | ${fmt(w.f16.validation_loss_nats, 4)} | ${fmt(w.q8.validation_loss_nats, 4)} |`];
 }
 
-// The model block of web/docs/models.md (between the model-card markers): the card's acceptance and losses, and how it was trained.
+// The model block of web/docs/models.md (between the model-card markers, filled by the docs build from the card:
+// .scripts/docs-site.mjs): the card's acceptance and losses, and how it was trained.
 export function readmeBlock(card) {
   const v = card.validation, t = card.training?.recipe;
   const need = (a) => a.need.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
@@ -118,15 +119,6 @@ function formatsLine(card) {
   };
   return ['', 'Sprout loaded in the compact weight formats (`loadModel(src, { weights })`), every measure above taken again:',
     line('f16'), line('q8')];
-}
-
-// Replaces the model block of web/docs/models.md with readmeBlock(card).
-function syncReadme(card) {
-  const path = `${root}web/docs/models.md`;
-  const readme = readFileSync(path, 'utf8');
-  const re = /(<!-- model-card:start -->\n)[\s\S]*?(<!-- model-card:end -->)/;
-  if (!re.test(readme)) fail('web/docs/models.md has no model-card markers');
-  writeFileSync(path, readme.replace(re, (_, a, b) => `${a}${readmeBlock(card)}\n${b}`));
 }
 
 // card.md: the card in words and tables (heads named layer.head counting from 1).
@@ -284,7 +276,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (existsSync(`${WINDOW}/model.safetensors`)) card.window_files = checksums(WINDOW);
   writeFileSync(`${SPROUT}/card.json`, `${JSON.stringify(card, null, 2)}\n`);
   writeFileSync(`${SPROUT}/card.md`, summary(card));
-  syncReadme(card);
   console.log(summary(card));
   const failed = card.acceptance.filter((a) => !a.pass);
   console.log(failed.length ? `eval: ${failed.length} acceptance criteria not met` : 'eval: every acceptance criterion met');

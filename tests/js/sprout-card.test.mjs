@@ -76,12 +76,21 @@ test('the card\'s text and card.md name heads as people read them, layer.head co
   assert.match(summary(card), new RegExp(`^- induction \\([0-9.]+\\): ${headLabel(best).replace('.', '\\.')} `, 'm'));
 });
 
-test('the model block of web/docs/models.md is the one npm run eval writes from the card', async () => {
+test('the model block of the models page is filled from the card when the pages are built, and typed nowhere', async () => {
   const { readmeBlock } = await import('../../.scripts/eval.mjs');
+  const { pages, renderPage, withModelCard } = await import('../../.scripts/docs-site.mjs');
   const readme = readFileSync(new URL('../../web/docs/models.md', import.meta.url), 'utf8');
-  const block = readme.match(/<!-- model-card:start -->\n([\s\S]*?)\n<!-- model-card:end -->/);
+  const block = readme.match(/<!-- model-card:start -->\n([\s\S]*?)<!-- model-card:end -->/);
   assert.ok(block, 'web/docs/models.md has the model-card markers');
-  assert.equal(block[1], readmeBlock(card));
+  assert.equal(block[1], '', 'the markdown holds only the markers: the figures come from the card');
+  assert.ok(withModelCard(readme).includes(`${readmeBlock(card)}\n`));
+  const all = pages();
+  const html = renderPage(all.find(([src]) => src.endsWith('models.md')), all);
+  for (const a of card.acceptance) {
+    const cell = a.value.toFixed(3);
+    assert.ok(html.includes(`<td>${cell}</td>`), `the built page shows ${a.criterion}: ${cell}`);
+  }
+  assert.ok(html.includes(`<td>${card.validation.sprout.loss_nats.toFixed(3)}</td>`), 'and the validation loss');
 });
 
 test('the card\'s hand-written recall and the chapter\'s example stories come back from the shipped weights and the probe files', async () => {
