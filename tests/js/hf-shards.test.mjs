@@ -1,6 +1,7 @@
 // Sharded Hugging Face checkpoints (model.safetensors.index.json and the shards its weight_map names): a folder
 // split into 2 or 3 shards gives the same logits as the unsplit folder, loaded from the folder's path, the
-// index's path, an object of bytes, and the page picker's files (model-files.js); and the shards' refusals.
+// index's path, an object of bytes, and the page picker's files (model-files.js), also as Files read in parts with
+// one progress over every shard; and the shards' refusals.
 // Not the architectures' numbers (tests/js/hf-reference.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -44,6 +45,15 @@ for (const [arch, shards] of [['qwen3', 3], ['gpt2', 2]]) {
     assert.equal(source.shards.length, shards);
     assert.match(label, new RegExp(`${shards} shards`));
     assert.deepEqual(await logitsOf(source), expected, 'the picked files');
+    // the picker hands the loader Files: the shards are read in parts, their progress reported as one
+    const blobs = modelSource(picked.map((f) => ({ name: f.name, bytes: new Blob([f.bytes]) })), lb.modelFormats().formats).source;
+    const reports = [];
+    const model = await lb.loadModel(blobs, { onProgress: (p) => reports.push(p) });
+    assert.deepEqual(model.forward(TEXT).logits, expected, 'the picked Files');
+    model.dispose();
+    const sizes = picked.filter((f) => f.name.endsWith('.safetensors')).reduce((n, f) => n + f.bytes.length, 0);
+    assert.deepEqual(reports.at(-1), { loaded: sizes, total: sizes }, 'one progress over every shard');
+    for (let i = 1; i < reports.length; ++i) assert.ok(reports[i].loaded >= reports[i - 1].loaded, 'progress never goes back');
   });
 }
 

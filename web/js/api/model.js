@@ -85,6 +85,14 @@ const formatOfPath = (formats, path) => formats.find((f) => path.toLowerCase().e
 // A Blob (a page's File) given for a file other than the weights, read: a config, a tokenizer, a shard.
 const blobRead = async (x) => (isBlob(x) ? new Uint8Array(await x.arrayBuffer()) : x);
 
+// The Blobs given for the weights: the source itself, its weights or checkpoint, or its shards' bytes.
+function weightBlobs(source) {
+  if (isBlob(source)) return [source];
+  if (!source || typeof source !== 'object' || source instanceof URL || ArrayBuffer.isView(source) || source instanceof ArrayBuffer) return [];
+  const shards = Array.isArray(source.shards) ? source.shards.map((sh) => sh?.bytes) : Object.values(source.shards ?? {});
+  return [source.weights ?? source.checkpoint, ...shards].filter(isBlob);
+}
+
 // The readers of parts among the weights the core is given (one file, or a sharded checkpoint's shards).
 const isReader = (x) => typeof x?.read === 'function' && typeof x?.size === 'number';
 const readersOf = (weights) => (isReader(weights) ? [weights] : (weights?.shards ?? []).map((s) => s?.bytes).filter(isReader));
@@ -95,16 +103,17 @@ const readersOf = (weights) => (isReader(weights) ? [weights] : (weights?.shards
 async function resolveSource(source, opts, base, formats) {
   const { signal } = opts;
   const read = (url, track) => readBytes(url, { signal, onChunk: track?.(url.href) });
-  const parts = (where) => openParts(where, { signal, onChunk: progressOver(1, opts.onProgress)(String(where.name ?? where)) });
-  // a Blob (a page's File) for the weights goes to the core as a reader of parts; Blobs for the other files are
-  // read whole here
+  // Blobs (a page's Files) for the weights, one file or shards, go to the core as readers of parts, their progress
+  // reported as one; Blobs for the other files are read whole here
+  const blobs = weightBlobs(source);
+  const blobTrack = progressOver(blobs.length, opts.onProgress);
+  const parts = (blob) => openParts(blob, { signal, onChunk: blobTrack(String(blobs.indexOf(blob))) });
   let weightsBlob = null;
   if (isBlob(source)) {
     weightsBlob = source;
     source = new Uint8Array(0);
   } else if (source && typeof source === 'object' && !(source instanceof URL) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
-    // shards given as Blobs are read in parts too
-    const shardParts = (x) => (isBlob(x) ? openParts(x, { signal, onChunk: progressOver(1, opts.onProgress)(String(x.name)) }) : x);
+    const shardParts = (x) => (isBlob(x) ? parts(x) : x);
     const shards = Array.isArray(source.shards) ? await Promise.all(source.shards.map(async (sh) => ({ ...sh, bytes: await shardParts(sh?.bytes) })))
       : source.shards && typeof source.shards === 'object'
         ? Object.fromEntries(await Promise.all(Object.entries(source.shards).map(async ([k, v]) => [k, await shardParts(v)]))) : source.shards;
