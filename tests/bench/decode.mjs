@@ -205,8 +205,8 @@ async function ortCheck({ ort, session, config }, model, greedy) {
   return r;
 }
 
-// Models above this many parameters load one weight format at a time (all at once would not fit the
-// module's 2 GB heap at the 110M shape); run.c then runs in the rounds of each.
+// Models above this many parameters load one weight format at a time (all at once would take about 2 GB of the
+// module's memory at the 110M shape); run.c then runs in the rounds of each.
 const ONE_FORMAT_AT_A_TIME = 50e6;
 
 // The threaded module runs these formats beside the one-thread module's four (its speed-up on this machine).
