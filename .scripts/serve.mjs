@@ -1,6 +1,7 @@
 // A dependency-free static server for the chapter (web/) on 127.0.0.1, sending a strict Content-Security-Policy
 // (no 'unsafe-eval'; framed only by its own origin), nosniff and no-referrer on every answer (404 and 405
-// too), answering only GET and HEAD, and gzip-compressing text and WebAssembly as any ordinary static host would.
+// too), answering only GET and HEAD, gzip-compressing text and WebAssembly as any ordinary static host would, and
+// sending one byte range of a file when asked (a model read in parts).
 // It also makes the pages cross-origin isolated (COOP/COEP), so that the core runs on every core with
 // WebAssembly threads; without those headers (any plain static host) the one-thread module runs instead.
 // Used by `npm start` and by the browser tests. Not needed to read the chapter: web/ is a static folder any
@@ -69,6 +70,18 @@ export function acceptsGzip(header = '') {
   return (gzip ?? star ?? 0) > 0;
 }
 
+// A Range header of one part ("bytes=a-b", "bytes=a-", "bytes=-n") -> [first, last] byte, inclusive; undefined
+// when there is none or it is not one such part (the whole file is sent); false when it lies outside the file.
+export function byteRange(header, size) {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header ?? '');
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  let first = m[1] === '' ? size - Number(m[2]) : Number(m[1]);
+  const last = m[1] === '' || m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (m[1] !== '' && m[2] !== '' && Number(m[1]) > Number(m[2])) return undefined;  // not a valid range: ignored
+  first = Math.max(first, 0);
+  return first > last || first >= size ? false : [first, last];
+}
+
 const WEB = fileURLToPath(new URL('../web', import.meta.url));
 
 function resolvePath(urlPath, root) {
@@ -104,12 +117,24 @@ export function startServer({ port = 0, host = '127.0.0.1', csp = CSP, root = WE
     const headers = { ...secure, 'content-type': TYPES[extname(file)] || 'application/octet-stream',
       'cache-control': 'no-cache', vary: 'accept-encoding' };
     if (cors) headers['access-control-allow-origin'] = '*';
+    const range = byteRange(req.headers.range, stat.size);
+    if (range === false) {
+      res.writeHead(416, { ...headers, 'content-range': `bytes */${stat.size}` }).end();
+      return;
+    }
+    if (range) {  // a part of the file, as it is (a model read in parts)
+      const [start, end] = range;
+      res.writeHead(206, { ...headers, 'accept-ranges': 'bytes', 'content-range': `bytes ${start}-${end}/${stat.size}`, 'content-length': end - start + 1 });
+      if (req.method === 'HEAD') res.end();
+      else pipeline(createReadStream(file, { start, end }), res, () => {});
+      return;
+    }
     if (COMPRESSIBLE.has(extname(file)) && acceptsGzip(req.headers['accept-encoding'])) {
       const body = gzipped(file, stat);
       res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': body.length }).end(body);
       return;
     }
-    res.writeHead(200, { ...headers, 'content-length': stat.size });
+    res.writeHead(200, { ...headers, 'accept-ranges': 'bytes', 'content-length': stat.size });
     if (req.method === 'HEAD') {
       res.end();
       return;

@@ -1,12 +1,16 @@
-// Browser test of a model file read in parts: a llama GGUF larger than the first part read, picked in a model widget's
+// Browser tests of a model file read in parts: a llama GGUF larger than the first part read, picked in a model widget's
 // box, is read by the page's worker through FileReaderSync a part at a time (never whole, each part at most a chunk of
-// rows, about once front to back), and the widget's next tokens are the Node API's for the same file. Not every
-// widget on the model (own-model.test.mjs), nor the reader's Node side (tests/js/gguf-parts.test.mjs).
+// rows, about once front to back), and the widget's next tokens are the Node API's for the same file; the same GGUF
+// served by the chapter's server (which answers byte ranges) and loaded in a worker by its URL is read through range
+// requests a part at a time, with progress up to its size, and a server that does not answer ranges gets it fetched
+// whole. Not every widget on the model (own-model.test.mjs), the reader's Node side (tests/js/gguf-parts.test.mjs),
+// nor the server's ranges alone (tests/js/serve.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadLookback } from 'lookback';
 import { open } from './harness.mjs';
 import { ready, until } from './widget-helpers.mjs';
@@ -23,6 +27,11 @@ const dir = mkdtempSync(join(tmpdir(), 'lookback-parts-'));
 const file = join(dir, 'x.gguf');
 const bytes = llamaGguf(CONFIG, lb.randomWeights(CONFIG, { seed: 9 }), 'Q8_0');
 writeFileSync(file, bytes);
+// the same file served from the chapter's own folder (the page's CSP lets its worker fetch its own origin only);
+// web/build is generated and not committed
+const SERVED = fileURLToPath(new URL('../../web/build/file-parts-test/', import.meta.url));
+mkdirSync(SERVED, { recursive: true });
+writeFileSync(join(SERVED, 'x.gguf'), bytes);
 let b;
 before(async () => {
   b = await open();
@@ -31,6 +40,7 @@ before(async () => {
 after(async () => {
   await b?.close();
   rmSync(dir, { recursive: true, force: true });
+  rmSync(SERVED, { recursive: true, force: true });
 });
 
 test('a GGUF the reader picks is read by the page\'s worker through FileReaderSync in parts, never whole', { timeout: 120000 }, async () => {
@@ -64,4 +74,68 @@ test('a GGUF the reader picks is read by the page\'s worker through FileReaderSy
   m.dispose();
   assert.deepEqual(shown.ids, want);
   assert.deepEqual(b.record.consoleErrors, []);
+});
+
+const URL_TEXT = 'the cat sat on the mat';
+
+// Loads url in a worker of the page (the widgets' ComputeClient) -> { next, reports }.
+const loadInWorker = (url) => b.page.evaluate(async ({ url, text }) => {
+  const { ComputeClient } = await import('./js/worker/client.js');
+  const { loadRemoteModel } = await import('./js/worker/remote-model.js');
+  const client = new ComputeClient();
+  const reports = [];
+  const m = await loadRemoteModel(client, url, { onProgress: (p) => reports.push(p) });
+  const next = await m.next(text, { topK: 5 });
+  await m.dispose();
+  client.terminate();
+  return { next, reports };
+}, { url, text: URL_TEXT });
+
+test('a GGUF at an http URL is read in the worker through range requests, in parts, never whole', { timeout: 120000 }, async () => {
+  const url = `${b.url}build/file-parts-test/x.gguf`;
+  const ranges = [];
+  const onRequest = (r) => {
+    if (r.url() === url) ranges.push(r.headers().range ?? 'whole');
+  };
+  b.page.on('request', onRequest);
+  const r = await loadInWorker(url);
+  b.page.off('request', onRequest);
+  const model = await lb.loadModel(file);
+  assert.deepEqual(r.next.map((x) => x.id), model.next(URL_TEXT, { topK: 5 }).map((x) => x.id), 'the Node API\'s next tokens');
+  model.dispose();
+  assert.ok(!ranges.includes('whole'), `every request for the file asks for a range (${ranges.slice(0, 5)})`);
+  const sizes = ranges.map((h) => {
+    const [, first, last] = /^bytes=(\d+)-(\d+)$/.exec(h);
+    return Number(last) - Number(first) + 1;
+  });
+  assert.ok(sizes.length > 3, `${sizes.length} range requests`);
+  assert.ok(Math.max(...sizes) < bytes.length / 2, `the largest part is ${Math.max(...sizes)} of ${bytes.length} bytes`);
+  const read = sizes.reduce((a, c) => a + c, 0);
+  assert.ok(read < bytes.length * 1.5, `${read} bytes asked for of ${bytes.length}: about once`);
+  assert.deepEqual(r.reports.at(-1), { loaded: bytes.length, total: bytes.length }, 'progress ends at the file\'s size');
+});
+
+test('a server that does not answer ranges gets the file fetched whole', { timeout: 120000 }, async () => {
+  const url = `${b.url}build/file-parts-test/x.gguf`;
+  // the same server, its range answers turned into whole-file answers
+  await b.page.context().route(url, async (route) => {
+    const headers = { ...route.request().headers() };
+    delete headers.range;
+    route.fulfill({ response: await route.fetch({ headers }) });
+  });
+  const asked = [];
+  const onRequest = (r) => {
+    if (r.url() === url) asked.push(r.headers().range ?? 'whole');
+  };
+  b.page.on('request', onRequest);
+  try {
+    const r = await loadInWorker(url);
+    assert.equal(asked.at(-1), 'whole', `the requests: ${asked.join(', ')}`);
+    const model = await lb.loadModel(file);
+    assert.deepEqual(r.next.map((x) => x.id), model.next(URL_TEXT, { topK: 5 }).map((x) => x.id));
+    model.dispose();
+  } finally {
+    b.page.off('request', onRequest);
+    await b.page.context().unroute(url);
+  }
 });

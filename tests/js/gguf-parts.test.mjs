@@ -49,6 +49,32 @@ test('a GGUF on disk and as a Blob load in parts into the model its bytes give, 
   assert.deepEqual(await logitsOf(file, { weights: 'f16' }), await logitsOf(bytes, { weights: 'f16' }));
 });
 
+test('a GGUF given as bytes is read from them in parts, never copied whole into the module', async () => {
+  // bytes whose parts the core asks for are counted: subarray is how a reader of bytes answers a read
+  const parts = [];
+  class Counted extends Uint8Array {
+    subarray(begin, end) {
+      parts.push(end - begin);
+      return super.subarray(begin, end);
+    }
+  }
+  const counted = new Counted(bytes);
+  assert.deepEqual(await logitsOf(counted), await logitsOf(file));
+  assert.ok(parts.length > 3, `${parts.length} parts`);
+  assert.ok(Math.max(...parts) < bytes.length / 2, `the largest part is ${Math.max(...parts)} of ${bytes.length} bytes`);
+  const read = parts.reduce((a, b) => a + b, 0);
+  assert.ok(read >= bytes.length * 0.9 && read < bytes.length * 1.5, `${read} bytes read of ${bytes.length}: about once`);
+  // the same with an abort between the parts: the load stops
+  const control = new AbortController();
+  class Aborting extends Uint8Array {
+    subarray(begin, end) {
+      if (begin > bytes.length / 2) control.abort();
+      return super.subarray(begin, end);
+    }
+  }
+  await assert.rejects(lb.loadModel(new Aborting(bytes), { signal: control.signal }), (e) => e.code === 'LOOKBACK_ABORTED');
+});
+
 test('an abort while a GGUF is read in parts stops the load with an AbortError', async () => {
   const control = new AbortController();
   let seen = 0;

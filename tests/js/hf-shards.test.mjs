@@ -45,6 +45,21 @@ for (const [arch, shards] of [['qwen3', 3], ['gpt2', 2]]) {
     assert.equal(source.shards.length, shards);
     assert.match(label, new RegExp(`${shards} shards`));
     assert.deepEqual(await logitsOf(source), expected, 'the picked files');
+    // shards given as bytes are read from them in parts (subarray is how a reader of bytes answers), about once each
+    // (the first shard's start twice more: the 64 KiB that tell the format, and the safetensors header)
+    const read = new Map();
+    const counted = (name, bytes) => Object.assign(new (class extends Uint8Array {
+      subarray(begin, end) {
+        read.set(name, (read.get(name) ?? 0) + end - begin);
+        return super.subarray(begin, end);
+      }
+    })(bytes));
+    const countedShards = source.shards.map((sh) => ({ ...sh, bytes: counted(sh.name, sh.bytes) }));
+    assert.deepEqual(await logitsOf({ ...source, shards: countedShards }), expected, 'shards as bytes');
+    for (const sh of source.shards) {
+      const n = read.get(sh.name) ?? 0;
+      assert.ok(n >= sh.bytes.length * 0.9 && n <= sh.bytes.length + 2 * (1 << 16), `${sh.name}: ${n} bytes read of ${sh.bytes.length}`);
+    }
     // the picker hands the loader Files: the shards are read in parts, their progress reported as one
     const blobs = modelSource(picked.map((f) => ({ name: f.name, bytes: new Blob([f.bytes]) })), lb.modelFormats().formats).source;
     const reports = [];

@@ -24,7 +24,7 @@ namespace lookback::bind {
 namespace {
 
 // A weights file the JS API reads in parts: { size, read(offset, length) -> Uint8Array of exactly length bytes }
-// (a file on disk in Node, a File or Blob in a page's worker), so the whole file never comes into the module.
+// (a file on disk in Node, a File or Blob in a page's worker, bytes held in JS), so the whole file never comes into the module.
 class JsSource final : public ByteSource {
  public:
   explicit JsSource(val reader) : reader_(std::move(reader)) {

@@ -6,7 +6,7 @@
 // arrays in and out. Not here: knowing the formats (the core's modelFormats() lists them), reading files
 // (files.js), the attention functions (index.js), any computation, the worker protocol (web/js/worker).
 import { abortError, CODES, coded, throwIfAborted } from './errors.js';
-import { exists, IN_NODE, isBlob, locate, openParts, progressOver, readBytes, tooLarge } from './files.js';
+import { canReadUrlParts, exists, IN_NODE, isBlob, locate, openParts, openUrlParts, progressOver, readBytes, tooLarge } from './files.js';
 import { idList, numberArg, options } from './options.js';
 import { badArgument, checked, LoadedModel } from './loaded-model.js';
 import { WindowModel } from './window-model.js';
@@ -95,6 +95,13 @@ function weightBlobs(source) {
 
 // The readers of parts among the weights the core is given (one file, or a sharded checkpoint's shards).
 const isReader = (x) => typeof x?.read === 'function' && typeof x?.size === 'number';
+// The weights as the core is given them: bytes (one file, or shards) as readers of parts over those bytes, so a
+// format that streams is read from where the bytes are and never copied whole into the module.
+async function asParts(weights, signal) {
+  const parts = (x, name) => (isReader(x) ? x : openParts(x, { signal, name }));
+  if (!weights.shards) return parts(weights, 'the weights file');
+  return { ...weights, shards: await Promise.all(weights.shards.map(async (s) => ({ ...s, bytes: await parts(s.bytes, `shard ${s.name}`) }))) };
+}
 const readersOf = (weights) => (isReader(weights) ? [weights] : (weights?.shards ?? []).map((s) => s?.bytes).filter(isReader));
 
 // Any source -> the files the core's loader reads: { weights, config (text, or undefined), tokenizer (bytes) }.
@@ -170,7 +177,16 @@ async function resolveSource(source, opts, base, formats) {
   const track = progressOver((sharded ? shards.length : 1) + needConfig + needTokenizer, opts.onProgress);
   // in Node, a weights file whose extension a format that streams has is read in parts as the core asks
   const streams = (u) => IN_NODE && u.protocol === 'file:' && formats.some((f) => f.streams && u.pathname.toLowerCase().endsWith(f.weights));
-  const readWeights = (u) => (streams(u) ? openParts(u, { signal, onChunk: track(u.href) }) : read(u, track));
+  // in a worker, one at an http(s) URL whose server answers byte ranges is too (else it is fetched whole), when its
+  // extension is a format that streams and no other's (a .safetensors may be a bundle, read whole: fetched whole,
+  // its progress reported as it arrives)
+  const onlyStreams = (u) => {
+    const of = formats.filter((f) => u.pathname.toLowerCase().endsWith(f.weights));
+    return of.length > 0 && of.every((f) => f.streams);
+  };
+  const rangeParts = async (u) => (onlyStreams(u) && canReadUrlParts(u)
+    ? openUrlParts(u, { signal, onChunk: track(u.href) }) : null);
+  const readWeights = async (u) => (streams(u) ? openParts(u, { signal, onChunk: track(u.href) }) : (await rangeParts(u)) ?? read(u, track));
   const readShards = async () => {
     const got = await Promise.allSettled(shards.map(async (name) => ({ name, bytes: await readWeights(new URL(name, folder)) })));
     const failed = got.find((r) => r.status === 'rejected');
@@ -323,6 +339,12 @@ export function modelApi(M, base) {
       if (o.onProgress !== undefined && typeof o.onProgress !== 'function') throw badArgument('loadModel: onProgress must be a function');
       if (o.signal !== undefined && typeof o.signal?.aborted !== 'boolean') throw badArgument('loadModel: signal must be an AbortSignal');
       const files = await resolveSource(source, o, base, formats);
+      try {
+        files.weights = await asParts(files.weights, o.signal);
+      } catch (e) {  // aborted: the readers already open are closed
+        readersOf(files.weights).forEach((r) => r.close());
+        throw e;
+      }
       const readers = readersOf(files.weights);
       let info;
       try {
