@@ -1,12 +1,15 @@
 // node:test tests of a GGUF read in parts by the core (web/js/api/files.js openParts): a file on disk (lb.loadModel
 // with its path) and a Blob (what a page's file picker gives) load into the model the file's bytes give, with
 // progress up to the file's size; an abort while the parts are read stops the load with an AbortError; a Blob of
-// a format read whole (a lookback bundle's weights) still loads. Not the reader's C++ side (tests/cpp/test_gguf.cpp).
+// a format read whole (a lookback bundle's weights) still loads; a GGUF at an http URL is read by range requests
+// when its server answers them, else fetched whole. Not the reader's C++ side (tests/cpp/test_gguf.cpp).
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { loadLookback } from 'lookback';
 import { llamaGguf } from './gguf-writer.mjs';
 
@@ -91,4 +94,64 @@ test('a Blob of a format read whole (the weights of a lookback bundle) loads, wi
   const want = await logitsOf({ weights, config, tokenizer: TOKENIZER });
   const blob = (x) => new Blob([x]);
   assert.deepEqual(await logitsOf({ weights: blob(weights), config: blob(config), tokenizer: blob(TOKENIZER) }), want);
+});
+
+// A server in another process (the load waits for each part synchronously, so it cannot be this thread's):
+// ranges: the chapter's server (.scripts/serve.mjs, which answers them), else one that sends only whole files.
+// Each request's Range header (or "whole") comes back in `asked`.
+async function serverProcess(ranges) {
+  const serve = new URL('../../.scripts/serve.mjs', import.meta.url).href;
+  const code = ranges
+    ? `import { startServer } from '${serve}';
+       const { server, url } = await startServer({ port: 0, root: ${JSON.stringify(dir)} });
+       server.on('request', (req) => console.log('asked ' + (req.headers.range ?? 'whole')));
+       console.log('url ' + url);`
+    : `import { createServer } from 'node:http';
+       import { readFileSync } from 'node:fs';
+       const bytes = readFileSync(${JSON.stringify(file)});
+       const server = createServer((req, res) => {
+         console.log('asked ' + (req.headers.range ?? 'whole'));
+         res.writeHead(200, { 'content-length': bytes.length }).end(bytes);
+       });
+       server.listen(0, '127.0.0.1', () => console.log('url http://127.0.0.1:' + server.address().port + '/'));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const asked = [];
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('url ')) resolve(line.slice(4));
+      else if (line.startsWith('asked ')) asked.push(line.slice(6));
+    });
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    child.once('exit', (c) => reject(new Error(`the server exited (${c}): ${err}`)));
+  });
+  return { url, asked, stop: () => child.kill() };
+}
+
+test('a GGUF at an http URL is read in parts by range requests, or fetched whole from a server without ranges', async () => {
+  const want = await logitsOf(bytes);
+  // the chapter's server answers ranges: every request for the file asks for one, each a part, about once in all
+  const own = await serverProcess(true);
+  try {
+    const reports = [];
+    assert.deepEqual(await logitsOf(`${own.url}x.gguf`, { onProgress: (p) => reports.push(p) }), want);
+    await new Promise((r) => setTimeout(r, 100));  // the last lines of the server's output
+    assert.ok(own.asked.length > 3 && !own.asked.includes('whole'), `the requests: ${own.asked.slice(0, 5)}`);
+    const sizes = own.asked.map((h) => h.split(/[=-]/).slice(1).map(Number)).map(([a, b]) => b - a + 1);
+    assert.ok(Math.max(...sizes) < bytes.length / 2, `${sizes.length} parts, the largest ${Math.max(...sizes)}`);
+    assert.ok(sizes.reduce((a, b) => a + b, 0) < bytes.length * 1.5, 'about once');
+    assert.deepEqual(reports.at(-1), { loaded: bytes.length, total: bytes.length });
+    await assert.rejects(lb.loadModel(`${own.url}missing.gguf`), (e) => e.code === 'LOOKBACK_NOT_FOUND');
+  } finally {
+    own.stop();
+  }
+  // a server that sends only whole files: asked for a range once, then the file is fetched whole
+  const plain = await serverProcess(false);
+  try {
+    assert.deepEqual(await logitsOf(`${plain.url}x.gguf`), want);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(plain.asked, ['bytes=0-0', 'whole']);
+  } finally {
+    plain.stop();
+  }
 });

@@ -129,7 +129,7 @@ export const isBlob = (x) => typeof Blob === 'function' && x instanceof Blob;
 
 // A weights file for the core to read in parts (the formats that stream: wasm/bindings/load.cpp JsSource):
 // { size, name, read(offset, length) -> Uint8Array, failure, close() }, from a Blob (a page's File), bytes already
-// in JS (read where they are: the module never holds the file as well), parts from elsewhere ({ size, read, name })
+// in JS (read where they are: the module never holds the file as well), parts from elsewhere ({ size, read, close, name })
 // or, in Node, a file: URL. A worker reads a Blob's parts as they are asked for (FileReaderSync); where there are no
 // synchronous reads (a page's main thread, Node) the Blob is read once, in JS. onChunk(n, size) reports the bytes
 // up to the furthest part read. An error (or an abort) while reading is kept in `failure` and the read answers
@@ -142,8 +142,8 @@ export async function openParts(source, { signal, onChunk = () => {}, what = 'lo
   if (source instanceof Uint8Array) {
     size = source.length;
     readRange = (at, n) => source.subarray(at, at + n);
-  } else if (typeof source?.read === 'function') {  // parts from elsewhere: { size, read(at, n), name }
-    ({ size, read: readRange } = source);
+  } else if (typeof source?.read === 'function') {  // parts from elsewhere: { size, read(at, n), close(), name }
+    ({ size, read: readRange, close } = source);
   } else if (isBlob(source)) {
     size = source.size;
     if (typeof FileReaderSync === 'function') {
@@ -198,19 +198,23 @@ export async function openParts(source, { signal, onChunk = () => {}, what = 'lo
   return reader;
 }
 
-// Where a URL's parts can be read as the core asks for them: in a worker (synchronous requests are allowed there),
-// from an http(s) server that answers byte ranges. Elsewhere (a page's main thread, Node) it is fetched whole.
-export const canReadUrlParts = (url) => /^https?:$/.test(url.protocol) && typeof XMLHttpRequest === 'function'
-  && typeof FileReaderSync === 'function';
+// Where a URL's parts can be read as the core asks for them, from an http(s) server that answers byte ranges: in a
+// worker (synchronous requests are allowed there) and in Node (node-host.js rangeReader). On a page's main thread
+// it is fetched whole.
+const inWorker = () => typeof XMLHttpRequest === 'function' && typeof FileReaderSync === 'function';
+export const canReadUrlParts = (url) => /^https?:$/.test(url.protocol) && (inWorker() || IN_NODE);
 
-// One synchronous GET of bytes [at, at + n) of url -> { status, bytes }.
-function getRange(url, at, n) {
-  const xhr = new XMLHttpRequest();
-  xhr.open('GET', url.href, false);
-  xhr.responseType = 'arraybuffer';
-  xhr.setRequestHeader('Range', `bytes=${at}-${at + n - 1}`);
-  xhr.send();
-  return { status: xhr.status, bytes: new Uint8Array(xhr.response ?? new ArrayBuffer(0)) };
+// Bytes [at, at + n) of url by one synchronous request (a worker's XMLHttpRequest).
+function xhrRange(url, what) {
+  return (at, n) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', url.href, false);
+    xhr.responseType = 'arraybuffer';
+    xhr.setRequestHeader('Range', `bytes=${at}-${at + n - 1}`);
+    xhr.send();
+    if (xhr.status !== 206) throw coded(CODES.FETCH_FAILED, `${what}: ${url.href} answered HTTP ${xhr.status} for bytes ${at}-${at + n - 1}`);
+    return new Uint8Array(xhr.response ?? new ArrayBuffer(0));
+  };
 }
 
 // A weights file at an http(s) URL read in parts (openParts' reader), each part a byte-range request; null when
@@ -228,12 +232,9 @@ export async function openUrlParts(url, opts = {}) {
   const total = /^bytes 0-0\/(\d+)$/.exec(first.headers.get('content-range') ?? '');
   first.body?.cancel?.().catch(() => {});
   if (first.status !== 206 || !total) return null;
-  return openParts({ size: Number(total[1]), read: (at, n) => {
-    if (n === 0) return new Uint8Array(0);
-    const r = getRange(url, at, n);
-    if (r.status !== 206) throw coded(CODES.FETCH_FAILED, `${what}: ${url.href} answered HTTP ${r.status} to a request for bytes ${at}-${at + n - 1}`);
-    return r.bytes;
-  }, name: url.href }, opts);
+  const ranges = inWorker() ? { read: xhrRange(url, what), close: () => {} } : (await nodeHost()).rangeReader(url, what);
+  return openParts({ size: Number(total[1]), read: (at, n) => (n === 0 ? new Uint8Array(0) : ranges.read(at, n)),
+    close: ranges.close, name: url.href }, opts);
 }
 
 // One progress report for several files read at once: onProgress({ loaded, total }). total is null until every

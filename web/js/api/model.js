@@ -177,7 +177,7 @@ async function resolveSource(source, opts, base, formats) {
   const track = progressOver((sharded ? shards.length : 1) + needConfig + needTokenizer, opts.onProgress);
   // in Node, a weights file whose extension a format that streams has is read in parts as the core asks
   const streams = (u) => IN_NODE && u.protocol === 'file:' && formats.some((f) => f.streams && u.pathname.toLowerCase().endsWith(f.weights));
-  // in a worker, one at an http(s) URL whose server answers byte ranges is too (else it is fetched whole), when its
+  // in a worker and in Node, one at an http(s) URL whose server answers byte ranges is too (else it is fetched whole), when its
   // extension is a format that streams and no other's (a .safetensors may be a bundle, read whole: fetched whole,
   // its progress reported as it arrives)
   const onlyStreams = (u) => {
