@@ -106,7 +106,8 @@ const readersOf = (weights) => (isReader(weights) ? [weights] : (weights?.shards
 
 // Any source -> the files the core's loader reads: { weights, config (text, or undefined), tokenizer (bytes) }.
 // Which format they are is the core's to tell; here only which files to read. Weights given as a Blob (a page's
-// File), and a Node file of a format that streams, go to the core as a reader of parts (files.js openParts).
+// File), a Node file of a format that streams and a GGUF at an http(s) URL that answers byte ranges (in Node and
+// workers) go to the core as a reader of parts (files.js openParts, openUrlParts); bytes become one in loadModel.
 async function resolveSource(source, opts, base, formats) {
   const { signal } = opts;
   const read = (url, track) => readBytes(url, { signal, onChunk: track?.(url.href) });
@@ -177,9 +178,9 @@ async function resolveSource(source, opts, base, formats) {
   const track = progressOver((sharded ? shards.length : 1) + needConfig + needTokenizer, opts.onProgress);
   // in Node, a weights file whose extension a format that streams has is read in parts as the core asks
   const streams = (u) => IN_NODE && u.protocol === 'file:' && formats.some((f) => f.streams && u.pathname.toLowerCase().endsWith(f.weights));
-  // in a worker and in Node, one at an http(s) URL whose server answers byte ranges is too (else it is fetched whole), when its
-  // extension is a format that streams and no other's (a .safetensors may be a bundle, read whole: fetched whole,
-  // its progress reported as it arrives)
+  // in Node and in a worker, one at an http(s) URL whose server answers byte ranges is too (else it is fetched
+  // whole), when its extension is a format that streams and no other's (a .safetensors may be a bundle, read
+  // whole: fetched whole, its progress reported as it arrives)
   const onlyStreams = (u) => {
     const of = formats.filter((f) => u.pathname.toLowerCase().endsWith(f.weights));
     return of.length > 0 && of.every((f) => f.streams);
