@@ -65,7 +65,6 @@ test('one thread: models above 2 GiB give what they give low; the memory grows t
   assert.equal(fits.forward(IDS).logits.length, IDS.length * CONFIG.vocab_size, 'the storage the refusal names loads');
 });
 
-
 test('threaded module: models above 2 GiB give what they give low', async () => {
   const lb = await loadLookback({ threads: 2 });
   assert.equal(lb.threads(), 2);
