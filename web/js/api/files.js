@@ -129,10 +129,10 @@ export const isBlob = (x) => typeof Blob === 'function' && x instanceof Blob;
 
 // A weights file for the core to read in parts (the formats that stream: wasm/bindings/load.cpp JsSource):
 // { size, name, read(offset, length) -> Uint8Array, failure, close() }, from a Blob (a page's File), bytes already
-// in JS (read where they are: the module never holds the file as well), parts from elsewhere ({ size, read, close, name })
-// or, in Node, a file: URL. A worker reads a Blob's parts as they are asked for (FileReaderSync); where there are no
-// synchronous reads (a page's main thread, Node) the Blob is read once, in JS. onChunk(n, size) reports the bytes
-// up to the furthest part read. An error (or an abort) while reading is kept in `failure` and the read answers
+// in JS (read where they are: the module never holds the file as well), parts from elsewhere ({ size, read,
+// close, name }) or, in Node, a file: URL. A worker reads a Blob's parts as they are asked for (FileReaderSync);
+// where there are no synchronous reads (a page's main thread, Node) the Blob is read once, in JS. onChunk(n, size)
+// reports the bytes up to the furthest part read. An error (or an abort) while reading is kept in `failure` and the read answers
 // null, which the core reports as a failed read; the caller throws `failure`.
 export async function openParts(source, { signal, onChunk = () => {}, what = 'loadModel', name = 'the weights file' } = {}) {
   throwIfAborted(signal, what);
