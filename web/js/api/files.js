@@ -127,48 +127,44 @@ async function collect(reader, total, { signal, onChunk, what, url }) {
 
 export const isBlob = (x) => typeof Blob === 'function' && x instanceof Blob;
 
-// A weights file for the core to read in parts (the formats that stream: wasm/bindings/load.cpp JsSource):
-// { size, name, read(offset, length) -> Uint8Array, failure, close() }, from a Blob (a page's File), bytes already
-// in JS (read where they are: the module never holds the file as well), parts from elsewhere ({ size, read,
-// close, name }) or, in Node, a file: URL. A worker reads a Blob's parts as they are asked for (FileReaderSync);
-// where there are no synchronous reads (a page's main thread, Node) the Blob is read once, in JS. onChunk(n, size)
-// reports the bytes up to the furthest part read. An error (or an abort) while reading is kept in `failure` and the read answers
-// null, which the core reports as a failed read; the caller throws `failure`.
-export async function openParts(source, { signal, onChunk = () => {}, what = 'loadModel', name = 'the weights file' } = {}) {
-  throwIfAborted(signal, what);
-  let size;
-  let readRange;
-  let close = () => {};
-  if (source instanceof Uint8Array) {
-    size = source.length;
-    readRange = (at, n) => source.subarray(at, at + n);
-  } else if (typeof source?.read === 'function') {  // parts from elsewhere: { size, read(at, n), close(), name }
-    ({ size, read: readRange, close } = source);
-  } else if (isBlob(source)) {
-    size = source.size;
-    if (typeof FileReaderSync === 'function') {
-      const files = new FileReaderSync();
-      readRange = (at, n) => new Uint8Array(files.readAsArrayBuffer(source.slice(at, at + n)));
-    } else {
+// A source's parts as { size, read(at, n), close(), name } (name: bytes' is `name`, a Blob's its own).
+async function partsOf(source, what, name) {
+  if (isBlob(source)) {
+    const blobName = source.name ?? 'the file';
+    if (typeof FileReaderSync !== 'function') {  // no synchronous reads here: the Blob is read once, in JS
       let bytes;
       try {
         bytes = new Uint8Array(await source.arrayBuffer());
       } catch (e) {
         throw coded(CODES.FETCH_FAILED, `${what}: the file could not be read (${e.message})`, { cause: e });
       }
-      readRange = (at, n) => bytes.subarray(at, at + n);
+      return partsOf(bytes, what, blobName);
     }
-  } else {
-    const file = (await nodeHost())?.openParts?.(source, what);
-    if (!file) throw coded(CODES.BAD_ARGUMENT, `${what}: only a Blob or, in Node, a file is read in parts`, { type: TypeError });
-    ({ size, read: readRange, close } = file);
+    const files = new FileReaderSync();
+    return { size: source.size, read: (at, n) => new Uint8Array(files.readAsArrayBuffer(source.slice(at, at + n))), name: blobName };
   }
+  if (source instanceof Uint8Array) return { size: source.length, read: (at, n) => source.subarray(at, at + n), name };
+  if (typeof source?.read === 'function') return source;  // parts from elsewhere: { size, read(at, n), close(), name }
+  const file = (await nodeHost())?.openParts?.(source, what);
+  if (!file) throw coded(CODES.BAD_ARGUMENT, `${what}: only a Blob or, in Node, a file is read in parts`, { type: TypeError });
+  return { ...file, name: source instanceof URL && source.protocol === 'file:' ? decodeURIComponent(source.pathname) : String(source) };
+}
+
+// A weights file for the core to read in parts (the formats that stream: wasm/bindings/load.cpp JsSource):
+// { size, name, read(offset, length) -> Uint8Array, failure, close() }, from a Blob (a page's File), bytes already
+// in JS (read where they are: the module never holds the file as well), parts from elsewhere ({ size, read,
+// close, name }) or, in Node, a file: URL. A worker reads a Blob's parts as they are asked for (FileReaderSync);
+// where there are no synchronous reads (a page's main thread, Node) the Blob is read once, in JS. onChunk(n, size)
+// reports the bytes up to the furthest part read. An error (or an abort) while reading is kept in `failure` and
+// the read answers null, which the core reports as a failed read; the caller throws `failure`.
+export async function openParts(source, { signal, onChunk = () => {}, what = 'loadModel', name = 'the weights file' } = {}) {
+  throwIfAborted(signal, what);
+  const { size, read: readRange, close = () => {}, name: partsName } = await partsOf(source, what, name);
   let reached = 0;
   onChunk(0, size);
   const reader = {
     size,
-    name: source instanceof Uint8Array ? name : typeof source?.read === 'function' ? source.name : isBlob(source) ? source.name ?? 'the file'
-      : source instanceof URL && source.protocol === 'file:' ? decodeURIComponent(source.pathname) : String(source),
+    name: partsName,
     failure: null,
     read(at, n) {
       if (reader.failure) return null;

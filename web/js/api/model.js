@@ -176,15 +176,13 @@ async function resolveSource(source, opts, base, formats) {
   const index = sharded ? decodeText(await read(weightsUrl)) : undefined;
   const shards = sharded ? shardNames(index) : [];
   const track = progressOver((sharded ? shards.length : 1) + needConfig + needTokenizer, opts.onProgress);
+  const formatsOf = (u) => formats.filter((f) => u.pathname.toLowerCase().endsWith(f.weights));
   // in Node, a weights file whose extension a format that streams has is read in parts as the core asks
-  const streams = (u) => IN_NODE && u.protocol === 'file:' && formats.some((f) => f.streams && u.pathname.toLowerCase().endsWith(f.weights));
+  const streams = (u) => IN_NODE && u.protocol === 'file:' && formatsOf(u).some((f) => f.streams);
   // in Node and in a worker, one at an http(s) URL whose server answers byte ranges is too (else it is fetched
   // whole), when its extension is a format that streams and no other's (a .safetensors may be a bundle, read
   // whole: fetched whole, its progress reported as it arrives)
-  const onlyStreams = (u) => {
-    const of = formats.filter((f) => u.pathname.toLowerCase().endsWith(f.weights));
-    return of.length > 0 && of.every((f) => f.streams);
-  };
+  const onlyStreams = (u) => formatsOf(u).length > 0 && formatsOf(u).every((f) => f.streams);
   const rangeParts = async (u) => (onlyStreams(u) && canReadUrlParts(u)
     ? openUrlParts(u, { signal, onChunk: track(u.href) }) : null);
   const readWeights = async (u) => (streams(u) ? openParts(u, { signal, onChunk: track(u.href) }) : (await rangeParts(u)) ?? read(u, track));
